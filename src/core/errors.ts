@@ -1,0 +1,69 @@
+/**
+ * Expected failures carry a stable `code` a caller can switch on and a message a person can act on.
+ * Foreign errors (DOMException, SQLiteError, fflate) are translated into these where they enter.
+ */
+export const errorCodes = [
+  'InvalidArgument',
+  'NotFound',
+  'CorruptBody',
+  'CheckpointRemoved',
+  'TooLarge',
+  'Conflict',
+  'PathEscapes',
+  'MalformedLine',
+  'InvalidUtf8',
+  'NotADirectory',
+  'PermissionDenied',
+  'QuotaExceeded',
+  'OpenElsewhere',
+  'Closed',
+  'NotSqlite',
+  'CorruptDatabase',
+  'NewerSchema',
+  'CorruptArchive',
+  'Busy',
+  'Internal',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface BrainErrorData {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: Record<string, unknown>;
+}
+
+export class BrainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'BrainError';
+    this.code = code;
+    this.details = details;
+  }
+
+  toData(): BrainErrorData {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromData(data: BrainErrorData): BrainError {
+    return new BrainError(data.code, data.message, data.details);
+  }
+}
+
+export function isBrainError(value: unknown, code?: ErrorCode): value is BrainError {
+  return value instanceof BrainError && (code === undefined || value.code === code);
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (errorCodes as readonly string[]).includes(value);
+}
+
+/** For exhaustive switches: a `never` that reaches run time is a bug, reported as such. */
+export function unreachable(value: never): never {
+  throw new BrainError('Internal', `Unexpected value: ${JSON.stringify(value)}`);
+}

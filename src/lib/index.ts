@@ -1,0 +1,114 @@
+/**
+ * agent-brain's embedding API: `openBrain()` starts a dedicated worker that owns the brain's SQLite database on
+ * OPFS and returns a typed client. Every method returns a Promise and rejects with a `BrainError` whose `code`
+ * is stable (see ErrorCode).
+ */
+import * as Comlink from 'comlink';
+import { BrainError } from '../core/errors';
+import { installErrorTransfer } from '../worker/error-transfer';
+import type { BrainApi, BrainInfo, BrainWorker, ChangeListener, OwnerEvent } from '../worker/protocol';
+
+export * from '../worker/protocol';
+export { BrainError, isBrainError } from '../core/errors';
+
+export interface OpenBrainOptions {
+  /** The database file in OPFS; give each brain its own so several can coexist. Default `agent.db`. */
+  readonly dbName?: string;
+  /** Take the database over from another tab that has it open (that tab's brain then rejects every call). */
+  readonly takeOver?: boolean;
+  /** Called when another tab takes this brain over, or when it closes. */
+  readonly onOwnerEvent?: (event: OwnerEvent) => void;
+  /** Close the brain when the page is hidden for good (default true), so a reload never waits on a lock. */
+  readonly closeOnPageHide?: boolean;
+}
+
+export interface Brain extends Omit<BrainApi, 'subscribe'> {
+  readonly dbName: string;
+  /** `listener` is called after every committed change; await the returned function to unsubscribe. */
+  subscribe(listener: ChangeListener): Promise<() => Promise<void>>;
+  /** Closes the database and stops the worker. Further calls reject with `Closed`. */
+  close(): Promise<void>;
+}
+
+export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> {
+  installErrorTransfer();
+  const worker = new Worker(new URL('../worker/brain.worker.ts', import.meta.url), {
+    type: 'module',
+    name: `agent-brain:${options.dbName ?? 'agent.db'}`,
+  });
+  const remote = Comlink.wrap<BrainWorker>(worker);
+  let closed = false;
+  let info: BrainInfo;
+  try {
+    info = await remote.open(
+      { dbName: options.dbName ?? 'agent.db', takeOver: options.takeOver ?? false },
+      Comlink.proxy((event: OwnerEvent) => options.onOwnerEvent?.(event)),
+    );
+  } catch (error) {
+    worker.terminate();
+    throw error;
+  }
+
+  const terminate = () => {
+    if (closed) return;
+    closed = true;
+    remote[Comlink.releaseProxy]();
+    worker.terminate();
+    if (typeof removeEventListener === 'function') removeEventListener('pagehide', onPageHide);
+  };
+  const onPageHide = () => terminate();
+  if ((options.closeOnPageHide ?? true) && typeof addEventListener === 'function') {
+    addEventListener('pagehide', onPageHide);
+  }
+
+  const call =
+    <K extends keyof BrainApi>(name: K) =>
+    (...args: Parameters<BrainApi[K]>): ReturnType<BrainApi[K]> => {
+      if (closed) return Promise.reject(new BrainError('Closed', 'This brain is closed.')) as ReturnType<BrainApi[K]>;
+      const method = remote[name] as unknown as (...a: unknown[]) => ReturnType<BrainApi[K]>;
+      return method(...args);
+    };
+
+  const client: Omit<Brain, 'subscribe' | 'close' | 'dbName'> = {
+    info: call('info'),
+    startSession: call('startSession'),
+    listSessions: call('listSessions'),
+    getSession: call('getSession'),
+    deleteSession: call('deleteSession'),
+    startTask: call('startTask'),
+    getTask: call('getTask'),
+    listTasks: call('listTasks'),
+    setTaskState: call('setTaskState'),
+    setCurrentTask: call('setCurrentTask'),
+    pinTask: call('pinTask'),
+    addTaskReference: call('addTaskReference'),
+    recordMessage: call('recordMessage'),
+    listMessages: call('listMessages'),
+    recordStep: call('recordStep'),
+    listSteps: call('listSteps'),
+    recordSummary: call('recordSummary'),
+    listSummaries: call('listSummaries'),
+    integrityCheck: call('integrityCheck'),
+    exportDatabase: call('exportDatabase'),
+    importDatabase: call('importDatabase'),
+  };
+
+  return {
+    ...client,
+    dbName: info.dbName,
+    async subscribe(listener: ChangeListener) {
+      if (closed) throw new BrainError('Closed', 'This brain is closed.');
+      const unsubscribe = (await remote.subscribe(Comlink.proxy(listener))) as unknown as Comlink.Remote<() => void>;
+      return async () => {
+        if (closed) return;
+        await unsubscribe();
+        unsubscribe[Comlink.releaseProxy]();
+      };
+    },
+    async close() {
+      if (closed) return;
+      await remote.close().catch(() => undefined);
+      terminate();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { BrainError } from '../../core/errors';
+import type { Row, SqlDriver, SqlParams } from './driver';
+import { integrityCheck } from './health';
+import { migrate, schemaVersion } from './migrate';
+import type { SqliteEngine } from './open';
+
+/** Raw access to the database file, used only while no connection has it open. */
+export interface DatabaseFilePort {
+  read(): Promise<Uint8Array>;
+  write(bytes: Uint8Array): Promise<void>;
+}
+
+export interface ImportedDatabase {
+  readonly schemaVersion: number;
+  readonly migrated: readonly number[];
+  readonly bytes: number;
+}
+
+/** agent.db: one migrated connection behind a stable driver, and whole-file export/import. */
+export interface Database {
+  readonly name: string;
+  readonly driver: SqlDriver;
+  readonly schemaVersion: number;
+  exportBytes(): Promise<Uint8Array>;
+  importBytes(bytes: Uint8Array): Promise<ImportedDatabase>;
+  close(): Promise<void>;
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/** Cheap checks before SQLite sees the bytes: the magic string and a page size that divides the file. */
+export function checkSqliteHeader(bytes: Uint8Array): void {
+  const magic = new TextDecoder('latin1').decode(bytes.subarray(0, 16));
+  if (bytes.byteLength < 512 || magic !== SQLITE_HEADER) {
+    throw new BrainError('NotSqlite', 'This file is not an SQLite database (its header is missing); nothing was changed.');
+  }
+  const raw = ((bytes[16] ?? 0) << 8) | (bytes[17] ?? 0);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0 || bytes.byteLength % pageSize !== 0) {
+    throw new BrainError('CorruptDatabase', 'This SQLite file is truncated or damaged (its size does not match its page size); nothing was changed.');
+  }
+}
+
+let scratchCounter = 0;
+
+/**
+ * Opens a copy of `bytes` in memory, checks it is a sound agent-brain database and migrates an older schema.
+ * Returns the bytes to install. The current database is not touched.
+ */
+export async function prepareImport(
+  engine: SqliteEngine,
+  bytes: Uint8Array,
+): Promise<{ bytes: Uint8Array; schemaVersion: number; migrated: readonly number[] }> {
+  checkSqliteHeader(bytes);
+  const name = `import-candidate-${++scratchCounter}.db`;
+  engine.memory.put(name, bytes);
+  try {
+    const db = await engine.open(name, 'memory');
+    try {
+      const problems = await integrityCheck(db);
+      if (problems[0] !== 'ok') {
+        throw new BrainError('CorruptDatabase', `The database fails its integrity check: ${problems.slice(0, 3).join('; ')}. Nothing was changed.`);
+      }
+      const { version, unknown } = await schemaVersion(db);
+      if (version === 0) {
+        const tables = await db.get<{ n: number }>(`SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'`);
+        if ((tables?.n ?? 0) > 0) {
+          throw new BrainError('NotSqlite', 'This is an SQLite file, but not an agent-brain database. Nothing was changed.');
+        }
+      }
+      if (unknown.length > 0) {
+        throw new BrainError(
+          'NewerSchema',
+          `This database was written by a newer agent-brain (unknown migrations ${unknown.join(', ')}). Update the app to import it; nothing was changed.`,
+        );
+      }
+      const report = await migrate(db);
+      await db.close();
+      const prepared = engine.memory.read(name);
+      if (!prepared) throw new BrainError('Internal', 'The validated import vanished from memory.');
+      return { bytes: prepared, schemaVersion: report.version, migrated: report.applied };
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+  } finally {
+    engine.memory.remove(name);
+  }
+}
+
+export async function openDatabase(engine: SqliteEngine, name: string, file: DatabaseFilePort): Promise<Database> {
+  let current: SqlDriver | null = null;
+  let version = 0;
+
+  async function connect() {
+    const driver = await engine.open(name);
+    try {
+      version = (await migrate(driver)).version;
+    } catch (error) {
+      await driver.close();
+      throw error;
+    }
+    current = driver;
+  }
+
+  function live(): SqlDriver {
+    if (!current) throw new BrainError('Closed', 'The database is closed.');
+    return current;
+  }
+
+  /** Closes the connection (releasing the file), runs `fn`, and reconnects whatever happened. */
+  async function whileClosed<T>(fn: () => Promise<T>): Promise<T> {
+    await live().close();
+    current = null;
+    try {
+      return await fn();
+    } finally {
+      await connect();
+    }
+  }
+
+  await connect();
+
+  const driver: SqlDriver = {
+    all: <T = Row>(sql: string, params?: SqlParams) => live().all<T>(sql, params),
+    get: <T = Row>(sql: string, params?: SqlParams) => live().get<T>(sql, params),
+    run: (sql, params) => live().run(sql, params),
+    exec: (sql) => live().exec(sql),
+    transaction: (fn) => live().transaction(fn),
+    close: async () => {
+      await current?.close();
+      current = null;
+    },
+  };
+
+  return {
+    name,
+    driver,
+    get schemaVersion() {
+      return version;
+    },
+    exportBytes: () => whileClosed(() => file.read()),
+
+    async importBytes(bytes) {
+      const candidate = await prepareImport(engine, bytes);
+      const prepared = candidate.bytes;
+      let previous: Uint8Array | null = null;
+      await whileClosed(async () => {
+        previous = await file.read();
+        await file.write(prepared);
+      });
+      const problems = await integrityCheck(live(), true);
+      if (problems[0] !== 'ok') {
+        const restore = previous as Uint8Array | null;
+        if (restore) await whileClosed(() => file.write(restore));
+        throw new BrainError('CorruptDatabase', `The imported database failed its check after install and was rolled back: ${problems[0]}`);
+      }
+      return { schemaVersion: version, migrated: candidate.migrated, bytes: prepared.byteLength };
+    },
+
+    close: () => driver.close(),
+  };
+}

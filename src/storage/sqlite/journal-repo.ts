@@ -1,0 +1,116 @@
+import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../../core/ids';
+import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../core/ids';
+import type { Json, Message, MessageRole, Step, StepStatus, Summary } from '../../core/model';
+import type { SqlDriver } from './driver';
+
+interface MessageRow {
+  id: number;
+  session_id: number;
+  task_id: number | null;
+  role: MessageRole;
+  content: string;
+  created_at: number;
+}
+
+interface StepRow {
+  id: number;
+  task_id: number;
+  seq: number;
+  tool: string;
+  params: string;
+  result: string;
+  status: StepStatus;
+  created_at: number;
+}
+
+interface SummaryRow {
+  id: number;
+  session_id: number;
+  task_id: number | null;
+  kind: string;
+  content: string;
+  created_at: number;
+}
+
+const toMessage = (row: MessageRow): Message => ({
+  id: asMessageId(row.id),
+  sessionId: asSessionId(row.session_id),
+  taskId: row.task_id === null ? null : asTaskId(row.task_id),
+  role: row.role,
+  content: row.content,
+  createdAt: row.created_at,
+});
+
+const toStep = (row: StepRow): Step => ({
+  id: asStepId(row.id),
+  taskId: asTaskId(row.task_id),
+  seq: row.seq,
+  tool: row.tool,
+  params: JSON.parse(row.params) as Json,
+  result: JSON.parse(row.result) as Json,
+  status: row.status,
+  createdAt: row.created_at,
+});
+
+const toSummary = (row: SummaryRow): Summary => ({
+  id: asSummaryId(row.id),
+  sessionId: asSessionId(row.session_id),
+  taskId: row.task_id === null ? null : asTaskId(row.task_id),
+  kind: row.kind,
+  content: row.content,
+  createdAt: row.created_at,
+});
+
+/** Messages and summaries (light) and steps (heavy) — the journal of what a session said and did. */
+export function createJournalRepo(db: SqlDriver) {
+  return {
+    async addMessage(m: Omit<Message, 'id'>): Promise<MessageId> {
+      const { lastInsertRowid } = await db.run(
+        'INSERT INTO messages (session_id, task_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+        [m.sessionId, m.taskId, m.role, m.content, m.createdAt],
+      );
+      return asMessageId(lastInsertRowid);
+    },
+
+    async listMessages(sessionId: SessionId, taskId?: TaskId): Promise<Message[]> {
+      const rows =
+        taskId === undefined
+          ? await db.all<MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY id', [sessionId])
+          : await db.all<MessageRow>('SELECT * FROM messages WHERE session_id = ? AND task_id = ? ORDER BY id', [
+              sessionId,
+              taskId,
+            ]);
+      return rows.map(toMessage);
+    },
+
+    /** `params` and `result` arrive as JSON text, already validated and bounded by the caller. */
+    async addStep(s: { taskId: TaskId; tool: string; params: string; result: string; status: StepStatus; createdAt: number }): Promise<StepId> {
+      const { lastInsertRowid } = await db.run(
+        `INSERT INTO steps (task_id, seq, tool, params, result, status, created_at)
+         VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)`,
+        [s.taskId, s.taskId, s.tool, s.params, s.result, s.status, s.createdAt],
+      );
+      return asStepId(lastInsertRowid);
+    },
+
+    async listSteps(taskId: TaskId): Promise<Step[]> {
+      return (await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])).map(toStep);
+    },
+
+    async addSummary(s: Omit<Summary, 'id'>): Promise<SummaryId> {
+      const { lastInsertRowid } = await db.run(
+        'INSERT INTO summaries (session_id, task_id, kind, content, created_at) VALUES (?, ?, ?, ?, ?)',
+        [s.sessionId, s.taskId, s.kind, s.content, s.createdAt],
+      );
+      return asSummaryId(lastInsertRowid);
+    },
+
+    async listSummaries(sessionId: SessionId): Promise<Summary[]> {
+      return (await db.all<SummaryRow>('SELECT * FROM summaries WHERE session_id = ? ORDER BY id', [sessionId])).map(
+        toSummary,
+      );
+    },
+  };
+}
+
+export type JournalRepo = ReturnType<typeof createJournalRepo>;

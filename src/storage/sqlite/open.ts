@@ -1,0 +1,84 @@
+import * as SQLite from '@journeyapps/wa-sqlite';
+import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
+import type { SqlDriver } from './driver';
+import { createWaSqliteDriver, translateSqliteError } from './wa-sqlite-driver';
+
+type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
+
+interface MemoryFile {
+  pathname: string;
+  flags: number;
+  size: number;
+  data: ArrayBuffer;
+}
+
+/** Files of the scratch in-memory VFS: where imported databases are validated before they touch agent.db. */
+export interface MemoryFiles {
+  put(name: string, bytes: Uint8Array): void;
+  read(name: string): Uint8Array | undefined;
+  remove(name: string): void;
+}
+
+/** One wasm module with its VFSs registered; opens connections on the main VFS or the scratch memory one. */
+export interface SqliteEngine {
+  readonly storage: 'opfs' | 'memory';
+  open(filename: string, where?: 'main' | 'memory'): Promise<SqlDriver>;
+  readonly memory: MemoryFiles;
+}
+
+const MEMORY_VFS = 'agent-brain-memory';
+
+export async function createSqliteEngine(
+  module: unknown,
+  main: { readonly vfs: { readonly name: string }; readonly storage: 'opfs' | 'memory' } | null,
+): Promise<SqliteEngine> {
+  const api: SQLiteAPI = SQLite.Factory(module);
+  // The package types MemoryVFS without its static `create` or file map.
+  const createMemoryVfs = (MemoryVFS as unknown as { create(name: string, module: unknown): Promise<unknown> }).create;
+  const memoryVfs = (await createMemoryVfs.call(MemoryVFS, MEMORY_VFS, module)) as { mapNameToFile: Map<string, MemoryFile> };
+  api.vfs_register(memoryVfs as never, false);
+  if (main) api.vfs_register(main.vfs as never, false);
+  const mainVfs = main?.vfs.name ?? MEMORY_VFS;
+  const path = (name: string) => new URL(name, 'file://').pathname;
+
+  return {
+    storage: main?.storage ?? 'memory',
+    async open(filename, where = 'main') {
+      let db: number;
+      try {
+        db = await api.open_v2(
+          filename,
+          SQLite.SQLITE_OPEN_READWRITE | SQLite.SQLITE_OPEN_CREATE,
+          where === 'main' ? mainVfs : MEMORY_VFS,
+        );
+      } catch (error) {
+        throw translateSqliteError(error);
+      }
+      const driver = createWaSqliteDriver(api, db);
+      try {
+        // DELETE journal + FULL sync: OPFSCoopSyncVFS refuses TRUNCATE/PERSIST, and WAL needs exclusive locking.
+        await driver.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+      } catch (error) {
+        await driver.close().catch(() => undefined);
+        throw error;
+      }
+      return driver;
+    },
+    memory: {
+      put(name, bytes) {
+        const data = new ArrayBuffer(bytes.byteLength);
+        new Uint8Array(data).set(bytes);
+        const flags = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_READWRITE | SQLite.SQLITE_OPEN_CREATE;
+        memoryVfs.mapNameToFile.set(path(name), { pathname: path(name), flags, size: bytes.byteLength, data });
+      },
+      read(name) {
+        const file = memoryVfs.mapNameToFile.get(path(name));
+        return file ? new Uint8Array(file.data, 0, file.size).slice() : undefined;
+      },
+      remove(name) {
+        memoryVfs.mapNameToFile.delete(path(name));
+        memoryVfs.mapNameToFile.delete(path(`${name}-journal`));
+      },
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import SQLiteESMFactory from '@journeyapps/wa-sqlite/dist/wa-sqlite.mjs';
+import wasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
+import { OPFSCoopSyncVFS } from '@journeyapps/wa-sqlite/src/examples/OPFSCoopSyncVFS.js';
+import { BrainError } from '../../core/errors';
+import { createSqliteEngine, type SqliteEngine } from './open';
+
+const OPFS_VFS = 'opfs-coop-sync';
+
+/** The worker's engine: agent.db is a real file at the root of the origin's OPFS. */
+export async function createOpfsSqliteEngine(): Promise<SqliteEngine> {
+  const module = await SQLiteESMFactory({ locateFile: () => wasmUrl });
+  const vfs = await OPFSCoopSyncVFS.create(OPFS_VFS, module);
+  return createSqliteEngine(module, { vfs, storage: 'opfs' });
+}
+
+/**
+ * Runs `fn` with exclusive sync access to an OPFS database file, under the same Web Lock that
+ * OPFSCoopSyncVFS takes for it — so only call it while no connection has the file open.
+ */
+async function withFileAccess<T>(name: string, fn: (main: FileSystemSyncAccessHandle, journal: FileSystemSyncAccessHandle) => T): Promise<T> {
+  const root = await navigator.storage.getDirectory();
+  const main = await root.getFileHandle(name, { create: true });
+  const journal = await root.getFileHandle(`${name}-journal`, { create: true });
+  return navigator.locks.request(`ahp:/${name}`, async () => {
+    const mainHandle = await main.createSyncAccessHandle();
+    try {
+      const journalHandle = await journal.createSyncAccessHandle();
+      try {
+        return fn(mainHandle, journalHandle);
+      } finally {
+        journalHandle.close();
+      }
+    } finally {
+      mainHandle.close();
+    }
+  });
+}
+
+export function readOpfsDatabase(name: string): Promise<Uint8Array> {
+  return withFileAccess(name, (main) => {
+    const bytes = new Uint8Array(main.getSize());
+    main.read(bytes, { at: 0 });
+    return bytes;
+  });
+}
+
+/** Overwrites in place (the VFS caches the file handle, so never delete) and empties any hot journal. */
+export function writeOpfsDatabase(name: string, bytes: Uint8Array): Promise<void> {
+  return withFileAccess(name, (main, journal) => {
+    try {
+      main.truncate(0);
+      const written = main.write(bytes, { at: 0 });
+      if (written !== bytes.byteLength) throw new Error(`short write: ${written} of ${bytes.byteLength} bytes`);
+      main.flush();
+      journal.truncate(0);
+      journal.flush();
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'QuotaExceededError') {
+        throw new BrainError('QuotaExceeded', 'The browser storage quota is full: the database could not be written.');
+      }
+      throw error;
+    }
+  });
+}
+

@@ -1,0 +1,148 @@
+import * as SQLite from '@journeyapps/wa-sqlite';
+import { SQLiteError } from '@journeyapps/wa-sqlite';
+import { BrainError } from '../../core/errors';
+import type { Row, RunResult, SqlDriver, SqlParams, SqlValue } from './driver';
+
+type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
+
+const PREPARE_PERSISTENT = 0x01;
+
+/** Translates SQLite's result codes into the engine's typed errors where a person can act on them. */
+export function translateSqliteError(error: unknown, sql?: string): unknown {
+  if (error instanceof BrainError) return error;
+  if (error instanceof SQLiteError) {
+    const primary = error.code & 0xff;
+    switch (primary) {
+      case SQLite.SQLITE_FULL:
+        return new BrainError('QuotaExceeded', 'The browser storage quota is full: free space or allow persistent storage.');
+      case SQLite.SQLITE_IOERR:
+        // OPFS reports a full quota as a failed write.
+        if (error.code === SQLite.SQLITE_IOERR_WRITE) {
+          return new BrainError('QuotaExceeded', 'Writing agent.db failed; the browser storage quota is probably full.', {
+            sqliteCode: error.code,
+          });
+        }
+        return new BrainError('Internal', `SQLite I/O error (${error.code}): ${error.message}`, { sqliteCode: error.code });
+      case SQLite.SQLITE_NOTADB:
+        return new BrainError('NotSqlite', 'The file is not an SQLite database.');
+      case SQLite.SQLITE_CORRUPT:
+        return new BrainError('CorruptDatabase', `The database is corrupt: ${error.message}`);
+      case SQLite.SQLITE_BUSY:
+      case SQLite.SQLITE_LOCKED:
+        return new BrainError('Busy', `The database is busy: ${error.message}`);
+      case SQLite.SQLITE_CONSTRAINT:
+        return new BrainError('InvalidArgument', `Constraint failed: ${error.message}`, { sqliteCode: error.code });
+      default:
+        return new BrainError('Internal', `SQLite error ${error.code}: ${error.message}${sql ? ` in: ${sql.slice(0, 120)}` : ''}`, {
+          sqliteCode: error.code,
+        });
+    }
+  }
+  return error;
+}
+
+function bindValue(api: SQLiteAPI, stmt: number, index: number, value: SqlValue | boolean | undefined): void {
+  if (value === undefined || value === null) {
+    api.bind_null(stmt, index);
+  } else if (typeof value === 'number') {
+    // wa-sqlite binds non-int32 numbers as doubles; keep large integers (epoch ms, sizes) as INTEGER.
+    if (Number.isSafeInteger(value)) api.bind_int64(stmt, index, BigInt(value));
+    else api.bind_double(stmt, index, value);
+  } else if (typeof value === 'boolean') {
+    api.bind_int(stmt, index, value ? 1 : 0);
+  } else {
+    api.bind(stmt, index, value);
+  }
+}
+
+function readRow(api: SQLiteAPI, stmt: number, columns: readonly string[]): Row {
+  const row: Row = {};
+  const values = api.row(stmt) as SqlValue[];
+  for (let i = 0; i < columns.length; i++) {
+    const value = values[i] ?? null;
+    // Integers within the safe range come back as numbers; beyond it as bigint (never silently rounded).
+    row[columns[i] as string] =
+      typeof value === 'bigint' && value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+        ? Number(value)
+        : value;
+  }
+  return row;
+}
+
+/** Wraps one open wa-sqlite connection. Statements are prepared once and cached. */
+export function createWaSqliteDriver(api: SQLiteAPI, db: number): SqlDriver {
+  const cache = new Map<string, { stmt: number; columns: string[] }>();
+  let depth = 0;
+  let closed = false;
+
+  async function prepare(sql: string) {
+    const cached = cache.get(sql);
+    if (cached) return cached;
+    for await (const stmt of api.statements(db, sql, { unscoped: true, flags: PREPARE_PERSISTENT })) {
+      const entry = { stmt, columns: api.column_names(stmt) };
+      cache.set(sql, entry);
+      return entry;
+    }
+    throw new BrainError('Internal', `Empty SQL statement: ${sql}`);
+  }
+
+  async function execute(sql: string, params: SqlParams, collect: boolean, limit = Infinity): Promise<Row[]> {
+    if (closed) throw new BrainError('Closed', 'The database is closed.');
+    const { stmt, columns } = await prepare(sql);
+    const rows: Row[] = [];
+    try {
+      api.clear_bindings(stmt);
+      for (let i = 0; i < params.length; i++) bindValue(api, stmt, i + 1, params[i]);
+      while ((await api.step(stmt)) === SQLite.SQLITE_ROW) {
+        if (collect && rows.length < limit) rows.push(readRow(api, stmt, columns));
+        if (rows.length >= limit) break;
+      }
+    } catch (error) {
+      throw translateSqliteError(error, sql);
+    } finally {
+      await api.reset(stmt).catch(() => undefined);
+    }
+    return rows;
+  }
+
+  return {
+    all: <T>(sql: string, params: SqlParams = []) => execute(sql, params, true) as Promise<T[]>,
+    get: async <T>(sql: string, params: SqlParams = []) => (await execute(sql, params, true, 1))[0] as T | undefined,
+    async run(sql: string, params: SqlParams = []): Promise<RunResult> {
+      await execute(sql, params, false);
+      return { changes: api.changes(db), lastInsertRowid: api.last_insert_id(db) };
+    },
+    async exec(sql: string) {
+      if (closed) throw new BrainError('Closed', 'The database is closed.');
+      try {
+        await api.exec(db, sql);
+      } catch (error) {
+        throw translateSqliteError(error, sql);
+      }
+    },
+    async transaction<T>(fn: () => Promise<T>): Promise<T> {
+      const name = `sp${depth}`;
+      const begin = depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`;
+      await this.exec(begin);
+      depth++;
+      try {
+        const result = await fn();
+        depth--;
+        await this.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
+        return result;
+      } catch (error) {
+        depth--;
+        const rollback = depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`;
+        await api.exec(db, rollback).catch(() => undefined);
+        throw error;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const { stmt } of cache.values()) await api.finalize(stmt);
+      cache.clear();
+      await api.close(db);
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { mount } from 'svelte';
+import App from './App.svelte';
+import { BrainState } from './state/brain.svelte';
+import './styles.css';
+
+declare global {
+  // The open brain's client, for scripting from the devtools console (see README).
+  var agentBrain: import('../lib/index').Brain | undefined;
+}
+
+const state = new BrainState((brain) => {
+  globalThis.agentBrain = brain;
+});
+mount(App, { target: document.getElementById('app') as HTMLElement, props: { state } });
+void state.open();

@@ -1,0 +1,114 @@
+import * as Comlink from 'comlink';
+import { BrainError } from '../core/errors';
+import { openDatabase, type Database } from '../storage/sqlite/database';
+import { createOpfsSqliteEngine, readOpfsDatabase, writeOpfsDatabase } from '../storage/sqlite/opfs';
+import type { SqliteEngine } from '../storage/sqlite/open';
+import { createBrainApi } from './api';
+import type { BrainApi, BrainInfo, OpenOptions, OwnerEvent, WorkerHost } from './protocol';
+
+const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+async function storageEstimate(): Promise<Pick<BrainInfo, 'quota' | 'persisted'>> {
+  const storage = navigator.storage;
+  const estimate = await storage.estimate().catch(() => null);
+  const persisted = typeof storage.persisted === 'function' ? await storage.persisted().catch(() => null) : null;
+  return {
+    quota: estimate ? { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0 } : null,
+    persisted,
+  };
+}
+
+/**
+ * The worker's exposed object. Until `open` succeeds every engine method is absent (Comlink then rejects the
+ * call); once another tab takes the brain over, every method rejects with `OpenElsewhere`.
+ */
+export function createWorkerHost(): WorkerHost {
+  let engine: Promise<SqliteEngine> | undefined;
+  let database: Database | undefined;
+  let releaseOwnership: (() => void) | undefined;
+  let apiNames: string[] = [];
+  const host: WorkerHost & Record<string, unknown> = {
+    async open(options: OpenOptions, onOwnerEvent?: (event: OwnerEvent) => void): Promise<BrainInfo> {
+      if (database) throw new BrainError('InvalidArgument', 'This worker already has a brain open.');
+      const dbName = options.dbName ?? 'agent.db';
+      if (!DB_NAME.test(dbName)) {
+        throw new BrainError('InvalidArgument', `"${dbName}" is not a valid database name (letters, digits, . _ -).`);
+      }
+      await acquireOwnership(dbName, options.takeOver === true, () => {
+        // Another tab stole the lock: stop touching the file at once, then say so.
+        void shutDown('OpenElsewhere').then(() => onOwnerEvent?.({ kind: 'taken-over' }));
+      });
+      try {
+        engine ??= createOpfsSqliteEngine();
+        database = await openDatabase(await engine, dbName, {
+          read: () => readOpfsDatabase(dbName),
+          write: (bytes) => writeOpfsDatabase(dbName, bytes),
+        });
+      } catch (error) {
+        releaseOwnership?.();
+        throw error;
+      }
+      const api: BrainApi = createBrainApi({ database, storage: 'opfs', storageEstimate });
+      apiNames = Object.keys(api);
+      Object.assign(host, api, {
+        // What crosses the worker boundary by reference (a function) or by transfer (large bytes).
+        subscribe: async (listener: Parameters<BrainApi['subscribe']>[0]) => Comlink.proxy(await api.subscribe(listener)),
+        exportDatabase: async () => {
+          const bytes = await api.exportDatabase();
+          return Comlink.transfer(bytes, [bytes.buffer]);
+        },
+      });
+      return api.info();
+    },
+
+    async close() {
+      await shutDown('Closed');
+    },
+  };
+
+  async function shutDown(code: 'Closed' | 'OpenElsewhere') {
+    const message =
+      code === 'OpenElsewhere'
+        ? 'This brain was taken over by another tab. Reload to take it back.'
+        : 'The brain is closed.';
+    for (const name of apiNames) {
+      host[name] = () => Promise.reject(new BrainError(code, message));
+    }
+    const db = database;
+    database = undefined;
+    await db?.close().catch(() => undefined);
+    releaseOwnership?.();
+    releaseOwnership = undefined;
+  }
+
+  /** One owner per database across tabs: a Web Lock held for as long as the brain is open here. */
+  function acquireOwnership(dbName: string, steal: boolean, onStolen: () => void): Promise<void> {
+    const lockName = `agent-brain-owner:${dbName}`;
+    return new Promise<void>((resolve, reject) => {
+      const held = new Promise<void>((release) => {
+        releaseOwnership = release;
+      });
+      const options: LockOptions = steal ? { steal: true } : { ifAvailable: true };
+      navigator.locks
+        .request(lockName, options, (lock) => {
+          if (!lock) {
+            reject(
+              new BrainError(
+                'OpenElsewhere',
+                'This brain is open in another tab. Close it there, or take it over here (the other tab then stops).',
+              ),
+            );
+            return undefined;
+          }
+          resolve();
+          return held;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof DOMException && error.name === 'AbortError') onStolen();
+          else reject(error);
+        });
+    });
+  }
+
+  return host;
+}
