@@ -13,7 +13,7 @@ export default defineConfig({
   root: here('./src/ui'),
   publicDir: here('./public'),
   build: { outDir: here('./dist'), emptyOutDir: true, target: 'es2022', sourcemap: true },
-  plugins: [svelte()],
+  plugins: [svelte({ configFile: here('./svelte.config.js') })],
   worker: { format: 'es' },
   optimizeDeps: {
     exclude: ['@journeyapps/wa-sqlite'],

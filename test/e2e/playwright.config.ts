@@ -1,0 +1,24 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env['E2E_PORT'] ?? 4173);
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.e2e.ts',
+  outputDir: '../.artifacts/e2e-results',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: { baseURL: `http://127.0.0.1:${port}` },
+  webServer: {
+    // The built app (`npm run test:e2e` builds it first), served as a user would get it.
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    cwd: '../..',
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});
