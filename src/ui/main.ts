@@ -13,3 +13,10 @@ const state = new BrainState((brain) => {
 });
 mount(App, { target: document.getElementById('app') as HTMLElement, props: { state } });
 void state.open();
+
+// Offline: the production build registers a service worker that precaches the app (see vite.config.ts).
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((error: unknown) => {
+    console.warn('Offline support is unavailable:', error);
+  });
+}
