@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { playwright } from '@vitest/browser-playwright';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -13,7 +13,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
  * `vite build --mode lib`: the embedding API as an ES module library. Library mode inlines the wasm into the
  * worker file, so the library is two self-contained files (entry + worker) with no asset paths to configure.
  */
-const libraryConfig = {
+const libraryConfig: ViteUserConfig = {
   root: here('.'),
   publicDir: false as const,
   worker: { format: 'es' as const },
@@ -26,7 +26,7 @@ const libraryConfig = {
   },
 };
 
-const appConfig = {
+const appConfig: ViteUserConfig = {
   // The app's page lives with the UI; the repository's top level stays as the design card has it.
   root: here('./src/ui'),
   publicDir: here('./public'),
