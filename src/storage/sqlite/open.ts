@@ -1,7 +1,7 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
 import type { SqlDriver } from './driver';
-import { createWaSqliteDriver, translateSqliteError } from './wa-sqlite-driver';
+import { createWaSqliteDriver, translateSqliteError, type IoErrorExplainer } from './wa-sqlite-driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
 
@@ -30,7 +30,11 @@ const MEMORY_VFS = 'agent-brain-memory';
 
 export async function createSqliteEngine(
   module: unknown,
-  main: { readonly vfs: { readonly name: string }; readonly storage: 'opfs' | 'memory' } | null,
+  main: {
+    readonly vfs: { readonly name: string };
+    readonly storage: 'opfs' | 'memory';
+    readonly explainIo?: IoErrorExplainer;
+  } | null,
 ): Promise<SqliteEngine> {
   const api: SQLiteAPI = SQLite.Factory(module);
   // The package types MemoryVFS without its static `create` or file map.
@@ -54,7 +58,7 @@ export async function createSqliteEngine(
       } catch (error) {
         throw translateSqliteError(error);
       }
-      const driver = createWaSqliteDriver(api, db);
+      const driver = createWaSqliteDriver(api, db, where === 'main' ? main?.explainIo : undefined);
       try {
         // DELETE journal + FULL sync: OPFSCoopSyncVFS refuses TRUNCATE/PERSIST, and WAL needs exclusive locking.
         await driver.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');

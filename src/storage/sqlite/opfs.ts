@@ -10,7 +10,20 @@ const OPFS_VFS = 'opfs-coop-sync';
 export async function createOpfsSqliteEngine(): Promise<SqliteEngine> {
   const module = await SQLiteESMFactory({ locateFile: () => wasmUrl });
   const vfs = await OPFSCoopSyncVFS.create(OPFS_VFS, module);
-  return createSqliteEngine(module, { vfs, storage: 'opfs' });
+  const explainIo = () => {
+    // The VFS keeps the exception behind its last failed call; OPFS reports a full quota as QuotaExceededError.
+    const cause = (vfs as unknown as { lastError: unknown }).lastError;
+    if (cause instanceof DOMException && cause.name === 'QuotaExceededError') {
+      (vfs as unknown as { lastError: unknown }).lastError = null;
+      return new BrainError(
+        'QuotaExceeded',
+        'The browser storage quota is full, so this change was not saved (nothing was half-written). Free space — ' +
+          'run a cleanup, delete old sessions — or allow persistent storage, then try again.',
+      );
+    }
+    return undefined;
+  };
+  return createSqliteEngine(module, { vfs, storage: 'opfs', explainIo });
 }
 
 /**

@@ -5,13 +5,20 @@ import type { Row, RunResult, SqlDriver, SqlParams, SqlValue } from './driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
 
+/** Asks the VFS why an I/O error happened (SQLite only reports "disk I/O error"), e.g. a full quota. */
+export type IoErrorExplainer = () => BrainError | undefined;
+
 const PREPARE_PERSISTENT = 0x01;
 
 /** Translates SQLite's result codes into the engine's typed errors where a person can act on them. */
-export function translateSqliteError(error: unknown, sql?: string): unknown {
+export function translateSqliteError(error: unknown, sql?: string, explainIo?: IoErrorExplainer): unknown {
   if (error instanceof BrainError) return error;
   if (error instanceof SQLiteError) {
     const primary = error.code & 0xff;
+    if (primary === SQLite.SQLITE_IOERR) {
+      const explained = explainIo?.();
+      if (explained) return explained;
+    }
     switch (primary) {
       case SQLite.SQLITE_FULL:
         return new BrainError('QuotaExceeded', 'The browser storage quota is full: free space or allow persistent storage.');
@@ -70,7 +77,7 @@ function readRow(api: SQLiteAPI, stmt: number, columns: readonly string[]): Row 
 }
 
 /** Wraps one open wa-sqlite connection. Statements are prepared once and cached. */
-export function createWaSqliteDriver(api: SQLiteAPI, db: number): SqlDriver {
+export function createWaSqliteDriver(api: SQLiteAPI, db: number, explainIo?: IoErrorExplainer): SqlDriver {
   const cache = new Map<string, { stmt: number; columns: string[] }>();
   let depth = 0;
   let closed = false;
@@ -98,7 +105,7 @@ export function createWaSqliteDriver(api: SQLiteAPI, db: number): SqlDriver {
         if (rows.length >= limit) break;
       }
     } catch (error) {
-      throw translateSqliteError(error, sql);
+      throw translateSqliteError(error, sql, explainIo);
     } finally {
       await api.reset(stmt).catch(() => undefined);
     }
@@ -117,25 +124,27 @@ export function createWaSqliteDriver(api: SQLiteAPI, db: number): SqlDriver {
       try {
         await api.exec(db, sql);
       } catch (error) {
-        throw translateSqliteError(error, sql);
+        throw translateSqliteError(error, sql, explainIo);
       }
     },
     async transaction<T>(fn: () => Promise<T>): Promise<T> {
+      const outer = depth === 0;
       const name = `sp${depth}`;
-      const begin = depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`;
-      await this.exec(begin);
+      await this.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
       depth++;
+      let result: T;
       try {
-        const result = await fn();
-        depth--;
-        await this.exec(depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
-        return result;
+        result = await fn();
+        // A failed COMMIT (e.g. a full quota) is handled below like any failure: rolled back, then rethrown.
+        await this.exec(outer ? 'COMMIT' : `RELEASE ${name}`);
       } catch (error) {
-        depth--;
-        const rollback = depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`;
+        const rollback = outer ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`;
         await api.exec(db, rollback).catch(() => undefined);
         throw error;
+      } finally {
+        depth--;
       }
+      return result;
     },
     async close() {
       if (closed) return;
