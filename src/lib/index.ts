@@ -38,24 +38,33 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   });
   const remote = Comlink.wrap<BrainWorker>(worker);
   let closed = false;
+  let closedError = new BrainError('Closed', 'This brain is closed.');
   let info: BrainInfo;
+  const onOwnerEvent = (event: OwnerEvent) => {
+    if (event.kind === 'taken-over') {
+      // The worker has already let go of the database; stop it too, and say why on every later call.
+      closedError = new BrainError('OpenElsewhere', 'This brain was taken over by another tab. Open it again to take it back.');
+      terminate();
+    }
+    options.onOwnerEvent?.(event);
+  };
   try {
     info = await remote.open(
       { dbName: options.dbName ?? 'agent.db', takeOver: options.takeOver ?? false },
-      Comlink.proxy((event: OwnerEvent) => options.onOwnerEvent?.(event)),
+      Comlink.proxy(onOwnerEvent),
     );
   } catch (error) {
     worker.terminate();
     throw error;
   }
 
-  const terminate = () => {
+  function terminate() {
     if (closed) return;
     closed = true;
     remote[Comlink.releaseProxy]();
     worker.terminate();
     if (typeof removeEventListener === 'function') removeEventListener('pagehide', onPageHide);
-  };
+  }
   const onPageHide = () => terminate();
   if ((options.closeOnPageHide ?? true) && typeof addEventListener === 'function') {
     addEventListener('pagehide', onPageHide);
@@ -64,7 +73,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   const call =
     <K extends keyof BrainApi>(name: K) =>
     (...args: Parameters<BrainApi[K]>): ReturnType<BrainApi[K]> => {
-      if (closed) return Promise.reject(new BrainError('Closed', 'This brain is closed.')) as ReturnType<BrainApi[K]>;
+      if (closed) return Promise.reject(closedError) as ReturnType<BrainApi[K]>;
       const method = remote[name] as unknown as (...a: unknown[]) => ReturnType<BrainApi[K]>;
       return method(...args);
     };
@@ -97,7 +106,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     ...client,
     dbName: info.dbName,
     async subscribe(listener: ChangeListener) {
-      if (closed) throw new BrainError('Closed', 'This brain is closed.');
+      if (closed) throw closedError;
       const unsubscribe = (await remote.subscribe(Comlink.proxy(listener))) as unknown as Comlink.Remote<() => void>;
       return async () => {
         if (closed) return;
