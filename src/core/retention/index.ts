@@ -1,0 +1,3 @@
+export * from './types';
+export { defaultOrphanLimit, planRetention } from './plan';
+export { describeReason } from './describe';

@@ -1,0 +1,138 @@
+import { BrainError, unreachable } from '../errors';
+import type { TaskId } from '../ids';
+import { referenceKinds } from '../model';
+import type {
+  KeepReason,
+  RetentionPlan,
+  RetentionState,
+  RetentionTask,
+  TaskVerdict,
+} from './types';
+
+export const defaultOrphanLimit = 4;
+
+const byId = (a: { readonly id: number }, b: { readonly id: number }) => a.id - b.id;
+
+/** The reasons a task is a protected root, in display order; empty when it is not one. */
+function rootReasons(task: RetentionTask, orphan: boolean, currentOf: ReadonlyMap<TaskId, KeepReason[]>): KeepReason[] {
+  const reasons: KeepReason[] = [...(currentOf.get(task.id) ?? [])];
+  // An orphan's state is stale: its session, the only thing that could resume it, is gone.
+  if (!orphan && task.state === 'running') reasons.push({ kind: 'running' });
+  if (!orphan && task.state === 'waiting_user') reasons.push({ kind: 'waiting_user' });
+  if (task.pinned) reasons.push({ kind: 'pinned' });
+  return reasons;
+}
+
+/**
+ * The kept set: breadth-first closure of the roots over references (cycle safe: each task is visited once).
+ * Roots go in by ascending id and references by (target id, kind), so each referenced task gets the shortest
+ * path from the lowest root — the same plan for the same state, whatever the input order.
+ */
+function closure(
+  roots: ReadonlyMap<TaskId, KeepReason[]>,
+  tasksById: ReadonlyMap<TaskId, RetentionTask>,
+): Map<TaskId, KeepReason[]> {
+  const kept = new Map<TaskId, KeepReason[]>();
+  const pathTo = new Map<TaskId, readonly TaskId[]>();
+  const queue: TaskId[] = [...roots.keys()].sort((a, b) => a - b);
+  for (const id of queue) {
+    kept.set(id, roots.get(id) ?? []);
+    pathTo.set(id, [id]);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const from = queue[head] as TaskId;
+    const refs = [...(tasksById.get(from)?.references ?? [])].sort(
+      (a, b) => a.to - b.to || referenceKinds.indexOf(a.kind) - referenceKinds.indexOf(b.kind),
+    );
+    for (const ref of refs) {
+      if (kept.has(ref.to) || !tasksById.has(ref.to)) continue;
+      const path = [...(pathTo.get(from) ?? [from]), ref.to];
+      kept.set(ref.to, [{ kind: 'referenced', by: from, refKind: ref.kind, path }]);
+      pathTo.set(ref.to, path);
+      queue.push(ref.to);
+    }
+  }
+  return kept;
+}
+
+function validate(state: RetentionState): number {
+  const limit = state.orphanLimit ?? defaultOrphanLimit;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new BrainError('InvalidArgument', `orphanLimit must be a whole number ≥ 0; got ${String(limit)}.`);
+  }
+  const seen = new Set<number>();
+  for (const task of state.tasks) {
+    if (seen.has(task.id)) throw new BrainError('InvalidArgument', `Task ${task.id} appears twice in the retention state.`);
+    seen.add(task.id);
+  }
+  return limit;
+}
+
+/**
+ * Retention policy, pure: a task keeps its heavy data (steps, checkpoints) exactly as long as it can still be
+ * operated on. Roots: the current task of every session, every running or waiting_user task, every pinned task.
+ * Kept: the roots and everything they reference, transitively. Cleaned: a task outside the kept set that is
+ * done, failed or superseded, or whose session is gone (orphans: at most `orphanLimit` a pass), and whose heavy
+ * data is still there. Never a byte count, never a date.
+ */
+export function planRetention(state: RetentionState): RetentionPlan {
+  const orphanLimit = validate(state);
+  const sessionIds = new Set(state.sessions.map((s) => s.id));
+  const tasks = [...state.tasks].sort(byId);
+  const tasksById = new Map(tasks.map((t) => [t.id, t]));
+  const isOrphan = (t: RetentionTask) => t.sessionId === null || !sessionIds.has(t.sessionId);
+
+  const currentOf = new Map<TaskId, KeepReason[]>();
+  for (const session of [...state.sessions].sort(byId)) {
+    if (session.currentTaskId === null || !tasksById.has(session.currentTaskId)) continue;
+    const list = currentOf.get(session.currentTaskId) ?? [];
+    list.push({ kind: 'current', sessionId: session.id });
+    currentOf.set(session.currentTaskId, list);
+  }
+
+  const roots = new Map<TaskId, KeepReason[]>();
+  for (const task of tasks) {
+    const reasons = rootReasons(task, isOrphan(task), currentOf);
+    if (reasons.length > 0) roots.set(task.id, reasons);
+  }
+  const kept = closure(roots, tasksById);
+
+  const verdicts: TaskVerdict[] = [];
+  const clean: TaskId[] = [];
+  let orphansTaken = 0;
+  for (const task of tasks) {
+    const keepReasons = kept.get(task.id);
+    if (keepReasons) {
+      verdicts.push({ taskId: task.id, verdict: 'keep', reasons: keepReasons as [KeepReason, ...KeepReason[]] });
+    } else if (task.heavyRemovedAt !== null) {
+      verdicts.push({ taskId: task.id, verdict: 'skip', reasons: [{ kind: 'already-cleaned', at: task.heavyRemovedAt }] });
+    } else if (isOrphan(task)) {
+      if (orphansTaken < orphanLimit) {
+        orphansTaken++;
+        clean.push(task.id);
+        verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [{ kind: 'orphan', state: task.state }] });
+      } else {
+        verdicts.push({ taskId: task.id, verdict: 'skip', reasons: [{ kind: 'orphan-deferred', limit: orphanLimit }] });
+      }
+    } else {
+      clean.push(task.id);
+      verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [finishedReason(task)] });
+    }
+  }
+  return { verdicts, clean };
+}
+
+function finishedReason(task: RetentionTask) {
+  switch (task.state) {
+    case 'done':
+    case 'failed':
+    case 'superseded':
+      return { kind: task.state };
+    case 'running':
+    case 'waiting_user':
+      // A live task in these states is a root; reaching here means the root rules above are broken.
+      throw new BrainError('Internal', `Task ${task.id} is ${task.state} but was not protected.`);
+    default:
+      return unreachable(task.state);
+  }
+}

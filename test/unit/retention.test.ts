@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { describeReason, planRetention, type RetentionState, type RetentionTask } from '../../src/core/retention/index';
+import { asSessionId, asTaskId } from '../../src/core/ids';
+import { taskStates } from '../../src/core/model';
+
+const fixturesDir = fileURLToPath(new URL('../fixtures/retention/', import.meta.url));
+const fixtures = readdirSync(fixturesDir)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => ({ name, ...(JSON.parse(readFileSync(fixturesDir + name, 'utf8')) as { description: string; state: RetentionState; expected: unknown }) }));
+
+/** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same "random" states. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+function randomState(seed: number): RetentionState {
+  const next = random(seed);
+  const count = 5 + Math.floor(next() * 40);
+  const sessionCount = 1 + Math.floor(next() * 4);
+  const tasks: RetentionTask[] = [];
+  for (let id = 1; id <= count; id++) {
+    const references = [];
+    for (let r = Math.floor(next() * 3); r > 0; r--) {
+      references.push({ to: asTaskId(1 + Math.floor(next() * count)), kind: next() < 0.5 ? ('child' as const) : ('reference' as const) });
+    }
+    tasks.push({
+      id: asTaskId(id),
+      // session 0 does not exist: those tasks are orphans
+      sessionId: next() < 0.15 ? null : asSessionId(Math.floor(next() * (sessionCount + 1))),
+      state: taskStates[Math.floor(next() * taskStates.length)] as RetentionTask['state'],
+      pinned: next() < 0.1,
+      references,
+      heavyRemovedAt: next() < 0.1 ? 1_700_000_000_000 : null,
+    });
+  }
+  const sessions = Array.from({ length: sessionCount }, (_, i) => ({
+    id: asSessionId(i + 1),
+    currentTaskId: next() < 0.8 ? asTaskId(1 + Math.floor(next() * count)) : null,
+  }));
+  return { sessions, tasks };
+}
+
+describe('planRetention: golden plans', () => {
+  it('has fixtures to check', () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(7);
+  });
+
+  for (const fixture of fixtures) {
+    it(`${fixture.name}: ${fixture.description}`, () => {
+      expect(planRetention(fixture.state)).toEqual(fixture.expected);
+    });
+  }
+});
+
+describe('planRetention: properties over generated states', () => {
+  const seeds = Array.from({ length: 200 }, (_, i) => i + 1);
+
+  it('gives the same plan whatever the order of its input', () => {
+    for (const seed of seeds) {
+      const state = randomState(seed);
+      const next = random(seed * 7919);
+      const reordered = {
+        sessions: shuffled(state.sessions, next),
+        tasks: shuffled(state.tasks, next).map((t) => ({ ...t, references: shuffled(t.references, next) })),
+      };
+      expect(planRetention(reordered)).toEqual(planRetention(state));
+    }
+  });
+
+  it('never cleans a protected task or anything a kept task references; cleans only what it may', () => {
+    for (const seed of seeds) {
+      const state = randomState(seed);
+      const plan = planRetention(state);
+      const sessionIds = new Set(state.sessions.map((s) => s.id));
+      const byId = new Map(state.tasks.map((t) => [t.id, t]));
+      const verdictOf = new Map(plan.verdicts.map((v) => [v.taskId, v]));
+      expect(plan.verdicts.map((v) => v.taskId)).toEqual([...byId.keys()].sort((a, b) => a - b));
+
+      const orphan = (t: RetentionTask) => t.sessionId === null || !sessionIds.has(t.sessionId);
+      for (const task of state.tasks) {
+        const isRoot =
+          task.pinned ||
+          state.sessions.some((s) => s.currentTaskId === task.id) ||
+          (!orphan(task) && (task.state === 'running' || task.state === 'waiting_user'));
+        if (isRoot) expect(verdictOf.get(task.id)?.verdict).toBe('keep');
+        if (verdictOf.get(task.id)?.verdict === 'keep') {
+          for (const ref of task.references) if (byId.has(ref.to)) expect(verdictOf.get(ref.to)?.verdict).toBe('keep');
+        }
+        const verdict = verdictOf.get(task.id);
+        if (verdict?.verdict === 'clean') {
+          expect(task.heavyRemovedAt).toBeNull();
+          expect(orphan(task) || ['done', 'failed', 'superseded'].includes(task.state)).toBe(true);
+        }
+        if (verdict?.verdict === 'keep' && verdict.reasons[0].kind === 'referenced') {
+          // The path is a real chain of references from a root to this task.
+          const path = verdict.reasons[0].path;
+          expect(path.at(-1)).toBe(task.id);
+          for (let i = 1; i < path.length; i++) {
+            expect(byId.get(path[i - 1] as never)?.references.some((r) => r.to === path[i])).toBe(true);
+          }
+        }
+      }
+      const orphansCleaned = plan.verdicts.filter((v) => v.verdict === 'clean' && v.reasons[0].kind === 'orphan');
+      expect(orphansCleaned.length).toBeLessThanOrEqual(4);
+      expect(plan.clean).toEqual(plan.verdicts.filter((v) => v.verdict === 'clean').map((v) => v.taskId));
+    }
+  });
+
+  it('terminates on a long reference cycle and on a chain thousands deep', () => {
+    const n = 5000;
+    const tasks: RetentionTask[] = Array.from({ length: n }, (_, i) => ({
+      id: asTaskId(i + 1),
+      sessionId: asSessionId(1),
+      state: 'done',
+      pinned: false,
+      references: [{ to: asTaskId(((i + 1) % n) + 1), kind: 'reference' }],
+      heavyRemovedAt: null,
+    }));
+    const kept = planRetention({ sessions: [{ id: asSessionId(1), currentTaskId: asTaskId(1) }], tasks });
+    expect(kept.clean).toEqual([]);
+    const deepest = kept.verdicts.at(-1);
+    expect(deepest?.verdict === 'keep' && deepest.reasons[0].kind === 'referenced' ? deepest.reasons[0].path.length : 0).toBe(n);
+    const none = planRetention({ sessions: [{ id: asSessionId(1), currentTaskId: null }], tasks });
+    expect(none.clean.length).toBe(n);
+  });
+
+  it('respects a custom orphan limit and refuses a bad one or duplicate tasks', () => {
+    const orphan = (id: number): RetentionTask => ({ id: asTaskId(id), sessionId: null, state: 'done', pinned: false, references: [], heavyRemovedAt: null });
+    const tasks = [orphan(1), orphan(2), orphan(3)];
+    expect(planRetention({ sessions: [], tasks, orphanLimit: 1 }).clean).toEqual([1]);
+    expect(planRetention({ sessions: [], tasks, orphanLimit: 0 }).clean).toEqual([]);
+    expect(() => planRetention({ sessions: [], tasks, orphanLimit: -1 })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+    expect(() => planRetention({ sessions: [], tasks: [orphan(1), orphan(1)] })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+  });
+
+  it('describes every reason in words', () => {
+    const reasons = fixtures.flatMap((f) => (f.expected as { verdicts: { reasons: Parameters<typeof describeReason>[0][] }[] }).verdicts.flatMap((v) => v.reasons));
+    const kinds = new Set(reasons.map((r) => r.kind));
+    expect(kinds.size).toBe(11);
+    for (const reason of reasons) expect(describeReason(reason)).toMatch(/\w/);
+    expect(describeReason({ kind: 'referenced', by: asTaskId(3), refKind: 'child', path: [asTaskId(1), asTaskId(3), asTaskId(4)] })).toBe(
+      'child task of task 3 (kept via 1 → 3 → 4)',
+    );
+  });
+});
