@@ -1,4 +1,5 @@
 import initial from './001-initial';
+import cleanup from './003-cleanup';
 
 export interface Migration {
   readonly id: number;
@@ -7,4 +8,4 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }];
+export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 3, name: 'cleanup', sql: cleanup }];
