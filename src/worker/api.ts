@@ -5,6 +5,8 @@ import type { Database } from '../storage/sqlite/database';
 import { pageStats } from '../storage/sqlite/health';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createCoreFeature } from './features/core';
+import { createMemoryFeatures } from './features/memory';
+import type { MemoryFilesProvider } from './features/memory-files';
 import type { BrainApi, BrainChange, BrainInfo, ChangeListener } from './protocol';
 
 export interface EngineDeps {
@@ -14,6 +16,8 @@ export interface EngineDeps {
   readonly limits?: Partial<EngineLimits>;
   /** Browser storage facts (quota, persistence); absent in Node. */
   readonly storageEstimate?: () => Promise<Pick<BrainInfo, 'quota' | 'persisted'>>;
+  /** The project's .agent folder for the memory features (tests inject one; default: the open project, if any). */
+  readonly memoryFiles?: MemoryFilesProvider;
 }
 
 /** Merges feature modules into one API; two features defining the same method is a bug caught at startup. */
@@ -91,6 +95,6 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   };
 
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx));
+  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles));
   return serialise(api, new Set(['subscribe']));
 }

@@ -9,8 +9,10 @@ import type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStat
 export type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
 export type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
 export type { BrainErrorData, ErrorCode } from '../core/errors';
+export * from './protocol-memory';
+import type { MemoryApi } from './protocol-memory';
 
-export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database';
+export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans';
 
 export interface BrainChange {
   readonly topic: ChangeTopic;
@@ -106,7 +108,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */

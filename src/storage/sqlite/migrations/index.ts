@@ -1,5 +1,6 @@
 import initial from './001-initial';
 import cleanup from './003-cleanup';
+import events from './004-events';
 
 export interface Migration {
   readonly id: number;
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 3, name: 'cleanup', sql: cleanup }];
+export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }];

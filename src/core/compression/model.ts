@@ -1,0 +1,130 @@
+/**
+ * The active checkpoint: what the next step of an agent needs from everything a session did, built
+ * deterministically from the event log and the plan (no model). Everything else is dropped from the context —
+ * with a reason — and stays findable in the history.
+ */
+import type { FileChangeKind, PlanStepId, ValidationResult } from '../events/model';
+import type { CheckpointEntryId, EventId, SessionId, TaskId } from '../ids';
+import type { PlanStepState } from '../plan/model';
+
+export const CHECKPOINT_VERSION = 1;
+
+export interface CheckpointText {
+  readonly eventId: EventId;
+  readonly text: string;
+  readonly at: number;
+}
+
+export interface CheckpointDecision extends CheckpointText {
+  readonly why: string | null;
+  /** Earlier decisions this one replaced, directly or through a chain, oldest first. */
+  readonly replaces: readonly EventId[];
+}
+
+export interface CheckpointFile {
+  readonly path: string;
+  /** The latest change (a file created then modified is still `created` for this session). */
+  readonly change: FileChangeKind;
+  readonly edits: number;
+  /** Every checkpoint entry of this path, oldest first: each opens its diff. */
+  readonly checkpointEntryIds: readonly CheckpointEntryId[];
+  readonly lastEventId: EventId;
+  readonly lastText: string;
+}
+
+export interface CheckpointValidation {
+  readonly eventId: EventId;
+  readonly name: string;
+  readonly result: ValidationResult;
+  readonly text: string;
+  readonly at: number;
+  readonly planStepId: PlanStepId | null;
+  /** Runs of this check (same name and plan step) so far, and how many did not pass. */
+  readonly runs: number;
+  readonly failedRuns: number;
+  /** A file changed after this run: its result may no longer hold. */
+  readonly stale: boolean;
+}
+
+export interface CheckpointPlanStep {
+  readonly id: PlanStepId;
+  readonly n: number;
+  readonly what: string;
+  readonly why: string;
+  readonly state: PlanStepState;
+}
+
+export type NextActionKind =
+  | 'resolve_blocker'
+  | 'continue_step'
+  | 'start_step'
+  | 'fix_validation'
+  | 'follow_instruction'
+  | 'progress_next'
+  | 'done'
+  | 'none';
+
+/** The first unfinished action: what an agent resuming this session does first. */
+export interface NextAction {
+  readonly kind: NextActionKind;
+  /** One sentence a person or an agent can act on. */
+  readonly text: string;
+  readonly planStepId: PlanStepId | null;
+  readonly planStepN: number | null;
+  /** The blocker, failing validation or instruction this action is about. */
+  readonly eventId: EventId | null;
+  /** The latest run of a check on this step that did not pass, if any. */
+  readonly failing: CheckpointValidation | null;
+}
+
+export interface ActiveCheckpoint {
+  readonly version: number;
+  readonly sessionId: SessionId;
+  readonly taskId: TaskId | null;
+  readonly goal: string;
+  readonly latestInstruction: CheckpointText | null;
+  /** Earlier distinct instructions, most recent first (bounded). */
+  readonly earlierInstructions: readonly CheckpointText[];
+  readonly decisions: readonly CheckpointDecision[];
+  readonly files: readonly CheckpointFile[];
+  readonly validations: readonly CheckpointValidation[];
+  /** The most recent blocker still open, if any. */
+  readonly blocker: CheckpointText | null;
+  readonly openBlockers: readonly CheckpointText[];
+  readonly openQuestions: readonly CheckpointText[];
+  /** Recent answers to questions (they often carry the user's word on a detail), oldest first. */
+  readonly answers: readonly (CheckpointText & { readonly question: string })[];
+  readonly plan: { readonly goal: string; readonly steps: readonly CheckpointPlanStep[] } | null;
+  readonly lastProgress: (CheckpointText & { readonly next: string | null }) | null;
+  readonly nextAction: NextAction;
+  readonly lastEventId: EventId | null;
+  readonly eventCount: number;
+}
+
+/** Why an event stays in the checkpoint, is kept verbatim in the tail, or is dropped from the context. */
+export interface BudgetItem {
+  readonly eventId: EventId;
+  readonly kind: string;
+  readonly reason: string;
+  /** Characters of its JSON line. */
+  readonly chars: number;
+}
+
+export interface ContextBudget {
+  /** Events whose substance is in the checkpoint (their line itself moves to the history). */
+  readonly kept: readonly BudgetItem[];
+  /** Events left out of the context: superseded, resolved, repeated, free text… (searchable in the history). */
+  readonly dropped: readonly BudgetItem[];
+  /** The newest events, kept verbatim in SESSION.jsonl. */
+  readonly tail: readonly BudgetItem[];
+  readonly before: { readonly events: number; readonly chars: number; readonly approxTokens: number };
+  readonly after: {
+    readonly summaryChars: number;
+    readonly tailEvents: number;
+    readonly tailChars: number;
+    readonly chars: number;
+    readonly approxTokens: number;
+  };
+}
+
+export const approxTokens = (chars: number) => Math.ceil(chars / 4);

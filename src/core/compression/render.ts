@@ -1,0 +1,132 @@
+/**
+ * SESSION_SUMMARY.md: the active checkpoint written for a person first (and an agent second). Sections appear
+ * only when they have something to say; every item names its event (#id) so a reader can look the detail up.
+ */
+import type { ActiveCheckpoint, CheckpointValidation, NextAction } from './model';
+
+export interface RenderOptions {
+  /** The task's title, shown under the heading. */
+  readonly taskTitle?: string | null;
+  /** When the summary was made (epoch ms); shown as UTC. */
+  readonly compressedAt?: number | null;
+  /** Prose a model wrote on top of the structured part. */
+  readonly prose?: string | null;
+  /** The prose was written before the latest events. */
+  readonly proseStale?: boolean;
+  /** Longest text shown for one item; the whole text stays in the history (default 600). */
+  readonly maxItemChars?: number;
+}
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+function inline(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+const resultMark = (run: CheckpointValidation) => (run.result === 'passed' ? '✅' : run.result === 'failed' ? '❌' : '⚠️');
+
+function nextLine(next: NextAction): string {
+  const emphasis = next.kind === 'resolve_blocker' ? '⛔ ' : '';
+  return `${emphasis}**${next.text}**`;
+}
+
+function section(title: string, lines: readonly string[]): string[] {
+  return lines.length === 0 ? [] : [`## ${title}`, '', ...lines, ''];
+}
+
+function planLines(cp: ActiveCheckpoint, max: number): string[] {
+  if (!cp.plan) return [];
+  const current = cp.nextAction.planStepId;
+  return cp.plan.steps.map((step) => {
+    const box = step.state === 'done' ? '[x]' : step.state === 'skipped' ? '[-]' : step.state === 'started' ? '[~]' : '[ ]';
+    const marker = step.id === current ? ' ← next' : '';
+    const why = step.why && step.state !== 'done' && step.state !== 'skipped' ? ` — _${inline(step.why, max)}_` : '';
+    return `- ${box} ${step.n}. ${inline(step.what, max)}${why}${marker}`;
+  });
+}
+
+function validationLines(cp: ActiveCheckpoint, max: number): string[] {
+  const stepN = new Map(cp.plan?.steps.map((s) => [s.id, s.n]) ?? []);
+  return cp.validations.map((run) => {
+    const where = run.planStepId !== null && stepN.has(run.planStepId) ? `, step ${stepN.get(run.planStepId)}` : '';
+    const history = run.runs > 1 ? ` — ${run.runs} runs, ${run.failedRuns} not passed` : '';
+    const stale = run.stale ? ' — files changed since' : '';
+    const detail = run.text ? `: ${inline(run.text, max)}` : '';
+    return `- ${resultMark(run)} \`${inline(run.name, 120)}\` ${run.result}${detail} (#${run.eventId}${where}${history}${stale})`;
+  });
+}
+
+function fileLines(cp: ActiveCheckpoint, max: number): string[] {
+  if (cp.files.length === 0) return [];
+  return [
+    '| file | change | edits | checkpoints | last note |',
+    '| --- | --- | --- | --- | --- |',
+    ...cp.files.map(
+      (f) =>
+        `| \`${cell(f.path)}\` | ${f.change} | ${f.edits} | ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ') || '—'} | ${cell(inline(f.lastText, Math.min(max, 160))) || '—'} |`,
+    ),
+  ];
+}
+
+export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOptions = {}): string {
+  const max = options.maxItemChars ?? 600;
+  const facts = [`session ${cp.sessionId}`];
+  if (cp.taskId !== null) facts.push(`task #${cp.taskId}${options.taskTitle ? ` “${inline(options.taskTitle, 120)}”` : ''}`);
+  if (options.compressedAt != null) facts.push(`compressed ${utc(options.compressedAt)}`);
+  if (cp.lastEventId !== null) facts.push(`up to event #${cp.lastEventId}`);
+  const done = cp.plan ? cp.plan.steps.filter((s) => s.state === 'done').length : 0;
+  const lines = [
+    '# Session summary',
+    '',
+    `_${facts.join(' · ')}_`,
+    '',
+    ...section('Goal', [inline(cp.goal, max)]),
+    ...section('Next', [nextLine(cp.nextAction)]),
+    ...section(
+      'Latest instruction',
+      cp.latestInstruction
+        ? [
+            `> ${inline(cp.latestInstruction.text, max)} (#${cp.latestInstruction.eventId})`,
+            ...(cp.earlierInstructions.length > 0
+              ? ['', 'Earlier instructions, most recent first:', ...cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`)]
+              : []),
+          ]
+        : [],
+    ),
+    ...section(
+      'Blocker',
+      cp.openBlockers.map((b) => `- ⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`),
+    ),
+    ...section(
+      'Decisions in force',
+      cp.decisions.map(
+        (d) =>
+          `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
+      ),
+    ),
+    ...section('Open questions', cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`)),
+    ...section('Answered', cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`)),
+    ...section(cp.plan ? `Plan — ${done} of ${cp.plan.steps.length} done` : 'Plan', planLines(cp, max)),
+    ...section('Files changed', fileLines(cp, max)),
+    ...section('Validation', validationLines(cp, max)),
+    ...section(
+      'Last progress',
+      cp.lastProgress
+        ? [`${inline(cp.lastProgress.text, max)}${cp.lastProgress.next ? ` Next: ${inline(cp.lastProgress.next, max)}` : ''} (#${cp.lastProgress.eventId})`]
+        : [],
+    ),
+    ...section(
+      options.proseStale ? 'Notes (written before the latest events)' : 'Notes',
+      options.prose ? [options.prose.trim()] : [],
+    ),
+    '---',
+    '',
+    `_Built from ${cp.eventCount} events. Details left out here (superseded decisions, resolved blockers, older test runs, ` +
+      'free notes) are in `.agent/HISTORY.jsonl` and found by searchHistory; #numbers are event ids._',
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,137 @@
+import { BrainError } from '../../core/errors';
+import { eventFromRecord, type EventData, type EventKind, type EventRecord, type PlanStepId, type SessionEvent } from '../../core/events/model';
+import { asCheckpointEntryId, asEventId, asSessionId, asStepId, asTaskId, type EventId, type SessionId, type TaskId } from '../../core/ids';
+import type { SqlDriver } from './driver';
+
+interface EventRow {
+  id: number;
+  session_id: number;
+  task_id: number | null;
+  step_id: number | null;
+  plan_step_id: number | null;
+  kind: EventKind;
+  text: string;
+  ref_event_id: number | null;
+  path: string | null;
+  checkpoint_entry_id: number | null;
+  data: string;
+  created_at: number;
+  compressed_at: number | null;
+}
+
+function toEvent(row: EventRow): SessionEvent {
+  let data: EventData;
+  try {
+    data = JSON.parse(row.data) as EventData;
+  } catch {
+    throw new BrainError('CorruptDatabase', `Event ${row.id} has unreadable data; the database needs repair.`);
+  }
+  return eventFromRecord({
+    id: asEventId(row.id),
+    sessionId: asSessionId(row.session_id),
+    taskId: row.task_id === null ? null : asTaskId(row.task_id),
+    stepId: row.step_id === null ? null : asStepId(row.step_id),
+    planStepId: row.plan_step_id === null ? null : (row.plan_step_id as PlanStepId),
+    kind: row.kind,
+    text: row.text,
+    refEventId: row.ref_event_id === null ? null : asEventId(row.ref_event_id),
+    path: row.path,
+    checkpointEntryId: row.checkpoint_entry_id === null ? null : asCheckpointEntryId(row.checkpoint_entry_id),
+    data,
+    createdAt: row.created_at,
+    compressedAt: row.compressed_at,
+  });
+}
+
+export interface ListEventsQuery {
+  readonly taskId?: TaskId;
+  readonly kinds?: readonly EventKind[];
+  /** Only events with a greater id. */
+  readonly afterId?: EventId;
+  /** `false` (default): the whole log; `true`: only events still in the active context. */
+  readonly activeOnly?: boolean;
+  readonly limit?: number;
+}
+
+/** The session event log. Rows are appended and stamped as compressed; never rewritten otherwise. */
+export function createEventsRepo(db: SqlDriver) {
+  return {
+    async insert(record: EventRecord, createdAt: number): Promise<SessionEvent> {
+      const { lastInsertRowid } = await db.run(
+        `INSERT INTO events (session_id, task_id, step_id, plan_step_id, kind, text, ref_event_id, path,
+           checkpoint_entry_id, data, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.sessionId,
+          record.taskId,
+          record.stepId,
+          record.planStepId,
+          record.kind,
+          record.text,
+          record.refEventId,
+          record.path,
+          record.checkpointEntryId,
+          JSON.stringify(record.data),
+          createdAt,
+        ],
+      );
+      return eventFromRecord({ ...record, id: asEventId(lastInsertRowid), createdAt, compressedAt: null });
+    },
+
+    async get(id: EventId): Promise<SessionEvent> {
+      const row = await db.get<EventRow>('SELECT * FROM events WHERE id = ?', [id]);
+      if (!row) throw new BrainError('NotFound', `Event ${id} does not exist.`, { eventId: id });
+      return toEvent(row);
+    },
+
+    async list(sessionId: SessionId, query: ListEventsQuery = {}): Promise<SessionEvent[]> {
+      const where = ['session_id = ?'];
+      const params: (number | string)[] = [sessionId];
+      if (query.taskId !== undefined) {
+        where.push('task_id = ?');
+        params.push(query.taskId);
+      }
+      if (query.kinds !== undefined) {
+        where.push('kind IN (SELECT value FROM json_each(?))');
+        params.push(JSON.stringify(query.kinds));
+      }
+      if (query.afterId !== undefined) {
+        where.push('id > ?');
+        params.push(query.afterId);
+      }
+      if (query.activeOnly === true) where.push('compressed_at IS NULL');
+      const limit = query.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(query.limit))}`;
+      const rows = await db.all<EventRow>(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id${limit}`, params);
+      return rows.map(toEvent);
+    },
+
+    /** Stamps the given events as compressed away; returns how many were still active. */
+    async markCompressed(ids: readonly EventId[], at: number): Promise<number> {
+      if (ids.length === 0) return 0;
+      const { changes } = await db.run(
+        `UPDATE events SET compressed_at = ? WHERE compressed_at IS NULL AND id IN (SELECT value FROM json_each(?))`,
+        [at, JSON.stringify(ids)],
+      );
+      return changes;
+    },
+
+    /** The task a recorded tool step belongs to, or null when there is no such step. */
+    async stepTask(stepId: number): Promise<TaskId | null> {
+      const row = await db.get<{ task_id: number }>('SELECT task_id FROM steps WHERE id = ?', [stepId]);
+      return row ? asTaskId(row.task_id) : null;
+    },
+
+    /** The event that already resolves/answers `id`, if any. */
+    async firstReferrer(id: EventId, kind: 'blocker_resolved' | 'answer'): Promise<EventId | null> {
+      const row = await db.get<{ id: number }>('SELECT id FROM events WHERE ref_event_id = ? AND kind = ? ORDER BY id LIMIT 1', [id, kind]);
+      return row ? asEventId(row.id) : null;
+    },
+
+    async lastId(sessionId: SessionId): Promise<EventId | null> {
+      const row = await db.get<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE session_id = ?', [sessionId]);
+      return row?.id == null ? null : asEventId(row.id);
+    },
+  };
+}
+
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

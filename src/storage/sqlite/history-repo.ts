@@ -1,0 +1,166 @@
+import type { FtsQuery } from '../../core/events/search';
+import { asCheckpointEntryId, asSessionId, asStepId, asTaskId, type SessionId, type TaskId } from '../../core/ids';
+import type { CheckpointEntryId, StepId } from '../../core/ids';
+import type { SqlDriver } from './driver';
+
+export type HistorySource = 'event' | 'summary' | 'step';
+
+/** One searchable document: a copy of a source row's text with the links a hit needs. */
+export interface HistoryDoc {
+  readonly source: HistorySource;
+  readonly sourceId: number;
+  readonly sessionId: SessionId | null;
+  readonly taskId: TaskId | null;
+  readonly stepId: StepId | null;
+  readonly planStepId: number | null;
+  readonly kind: string;
+  readonly path: string | null;
+  readonly checkpointEntryId: CheckpointEntryId | null;
+  readonly title: string;
+  readonly body: string;
+  readonly createdAt: number;
+}
+
+export interface HistoryHitRow extends Omit<HistoryDoc, 'body'> {
+  readonly docId: number;
+  readonly snippet: string;
+  readonly score: number;
+}
+
+interface HitRow {
+  id: number;
+  source: HistorySource;
+  source_id: number;
+  session_id: number | null;
+  task_id: number | null;
+  step_id: number | null;
+  plan_step_id: number | null;
+  kind: string;
+  path: string | null;
+  checkpoint_entry_id: number | null;
+  title: string;
+  created_at: number;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchFilter {
+  readonly sessionId?: SessionId;
+  readonly kinds?: readonly string[];
+  readonly limit: number;
+}
+
+const STEP_TEXT_CHARS = 4_000;
+
+/** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
+export function createHistoryRepo(db: SqlDriver) {
+  async function insertDoc(doc: HistoryDoc): Promise<void> {
+    await db.run(
+      `INSERT OR IGNORE INTO history_docs (source, source_id, session_id, task_id, step_id, plan_step_id, kind, path,
+         checkpoint_entry_id, title, body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        doc.source,
+        doc.sourceId,
+        doc.sessionId,
+        doc.taskId,
+        doc.stepId,
+        doc.planStepId,
+        doc.kind,
+        doc.path,
+        doc.checkpointEntryId,
+        doc.title,
+        doc.body,
+        doc.createdAt,
+      ],
+    );
+  }
+
+  async function runSearch(match: string, filter: SearchFilter): Promise<HistoryHitRow[]> {
+    const where = ['history_fts MATCH ?'];
+    const params: (string | number)[] = [match];
+    if (filter.sessionId !== undefined) {
+      where.push('d.session_id = ?');
+      params.push(filter.sessionId);
+    }
+    if (filter.kinds !== undefined) {
+      where.push('d.kind IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(filter.kinds));
+    }
+    params.push(filter.limit);
+    // bm25 weights: a hit in the title (kind, path, validation name) counts double.
+    const rows = await db.all<HitRow>(
+      `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
+              d.checkpoint_entry_id, d.title, d.created_at,
+              snippet(history_fts, 1, '[', ']', '…', 16) AS snippet,
+              bm25(history_fts, 2.0, 1.0) AS score
+       FROM history_fts JOIN history_docs d ON d.id = history_fts.rowid
+       WHERE ${where.join(' AND ')}
+       ORDER BY score, d.id DESC
+       LIMIT ?`,
+      params,
+    );
+    return rows.map((row) => ({
+      docId: row.id,
+      source: row.source,
+      sourceId: row.source_id,
+      sessionId: row.session_id === null ? null : asSessionId(row.session_id),
+      taskId: row.task_id === null ? null : asTaskId(row.task_id),
+      stepId: row.step_id === null ? null : asStepId(row.step_id),
+      planStepId: row.plan_step_id,
+      kind: row.kind,
+      path: row.path,
+      checkpointEntryId: row.checkpoint_entry_id === null ? null : asCheckpointEntryId(row.checkpoint_entry_id),
+      title: row.title,
+      createdAt: row.created_at,
+      snippet: row.snippet,
+      score: row.score,
+    }));
+  }
+
+  return {
+    insertDoc,
+
+    /** Indexes the session's summaries not indexed yet (recorded through any API). */
+    async indexPendingSummaries(sessionId: SessionId): Promise<number> {
+      const { changes } = await db.run(
+        `INSERT INTO history_docs (source, source_id, session_id, task_id, kind, title, body, created_at)
+         SELECT 'summary', s.id, s.session_id, s.task_id, 'summary', 'Summary: ' || s.kind, s.content, s.created_at
+         FROM summaries s
+         WHERE s.session_id = ? AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'summary' AND h.source_id = s.id)`,
+        [sessionId],
+      );
+      return changes;
+    },
+
+    /** Indexes the results of the session's recorded tool steps not indexed yet (text bounded per step). */
+    async indexPendingSteps(sessionId: SessionId): Promise<number> {
+      const { changes } = await db.run(
+        `INSERT INTO history_docs (source, source_id, session_id, task_id, step_id, kind, title, body, created_at)
+         SELECT 'step', st.id, t.session_id, st.task_id, st.id, 'step', 'Step ' || st.seq || ': ' || st.tool || ' (' || st.status || ')',
+                substr(st.params, 1, ?) || char(10) || substr(st.result, 1, ?), st.created_at
+         FROM steps st JOIN tasks t ON t.id = st.task_id
+         WHERE t.session_id = ? AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'step' AND h.source_id = st.id)`,
+        [STEP_TEXT_CHARS / 4, STEP_TEXT_CHARS, sessionId],
+      );
+      return changes;
+    },
+
+    /** Ranked hits: every term must match; when none do, any term may. */
+    async search(query: FtsQuery, filter: SearchFilter): Promise<{ hits: HistoryHitRow[]; matched: 'all' | 'any' }> {
+      const all = await runSearch(query.all, filter);
+      if (all.length > 0 || query.terms.length === 1) return { hits: all, matched: 'all' };
+      return { hits: await runSearch(query.any, filter), matched: 'any' };
+    },
+
+    async count(sessionId?: SessionId): Promise<number> {
+      const row =
+        sessionId === undefined
+          ? await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs')
+          : await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs WHERE session_id = ?', [sessionId]);
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type HistoryRepo = ReturnType<typeof createHistoryRepo>;

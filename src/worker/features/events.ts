@@ -1,0 +1,159 @@
+import { BrainError, isBrainError } from '../../core/errors';
+import { eventToLine } from '../../core/events/lines';
+import { eventDocument, parseEventInput, parseEventKind, type EventRecord, type SessionEvent } from '../../core/events/model';
+import { asEventId, asSessionId, type EventId, type SessionId } from '../../core/ids';
+import { requireId } from '../../core/model';
+import { createEventsRepo } from '../../storage/sqlite/events-repo';
+import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import { createPlansRepo } from '../../storage/sqlite/plans-repo';
+import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import type { EngineContext } from '../context';
+import type { EventsApi, ListEventsOptions, RecordedEvent } from '../protocol-memory';
+import { memoryPaths, type MemoryFilesProvider } from './memory-files';
+
+export const errorText = (error: unknown) => (error instanceof Error ? `${isBrainError(error) ? `${error.code}: ` : ''}${error.message}` : String(error));
+
+/**
+ * The event log shared by the memory features: validates an event against what it points at, stores it with its
+ * search document in one transaction, then appends its line to `.agent/SESSION.jsonl` when a folder is open.
+ */
+export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
+  const { db, clock } = ctx;
+  const sessions = createSessionsRepo(db);
+  const tasks = createTasksRepo(db);
+  const events = createEventsRepo(db);
+  const history = createHistoryRepo(db);
+  const plans = createPlansRepo(db);
+
+  async function referenced(id: EventId, sessionId: SessionId, kind: SessionEvent['kind'], what: string): Promise<SessionEvent> {
+    const target = await events.get(id).catch((error: unknown) => {
+      if (isBrainError(error, 'NotFound')) throw new BrainError('NotFound', `${what} ${id} does not exist.`, { eventId: id });
+      throw error;
+    });
+    if (target.sessionId !== sessionId || target.kind !== kind) {
+      throw new BrainError('InvalidArgument', `Event ${id} is not a ${kind} of session ${sessionId}; ${what.toLowerCase()} must be one.`);
+    }
+    return target;
+  }
+
+  /** Fills defaults (the session's current task, the task's started plan step) and checks every link. */
+  async function resolveLinks(record: EventRecord): Promise<EventRecord> {
+    const session = await sessions.get(record.sessionId);
+    const taskId = record.taskId ?? session.currentTaskId;
+    if (taskId !== null) {
+      const task = await tasks.get(taskId);
+      if (task.sessionId !== record.sessionId) {
+        throw new BrainError('InvalidArgument', `Task ${taskId} belongs to session ${task.sessionId}, not ${record.sessionId}.`);
+      }
+    }
+    let planStepId = record.planStepId;
+    if (planStepId !== null) {
+      const step = await plans.step(planStepId);
+      if (taskId !== null && step.taskId !== taskId) {
+        const owner = await tasks.get(step.taskId);
+        if (owner.sessionId !== record.sessionId) {
+          throw new BrainError('InvalidArgument', `Plan step ${planStepId} belongs to another session.`);
+        }
+      }
+    } else if (taskId !== null && record.kind !== 'instruction') {
+      planStepId = await plans.currentStep(taskId);
+    }
+    if (record.stepId !== null) {
+      const stepTask = await events.stepTask(record.stepId);
+      if (stepTask === null) throw new BrainError('NotFound', `Step ${record.stepId} does not exist.`);
+    }
+    if (record.refEventId !== null) {
+      if (record.kind === 'decision') await referenced(record.refEventId, record.sessionId, 'decision', 'The superseded decision');
+      if (record.kind === 'blocker_resolved') {
+        await referenced(record.refEventId, record.sessionId, 'blocker', 'The blocker');
+        const by = await events.firstReferrer(record.refEventId, 'blocker_resolved');
+        if (by !== null) throw new BrainError('Conflict', `Blocker ${record.refEventId} was already resolved by event ${by}.`);
+      }
+      if (record.kind === 'answer') await referenced(record.refEventId, record.sessionId, 'question', 'The question');
+    }
+    return { ...record, taskId, planStepId };
+  }
+
+  async function appendToSessionFile(event: SessionEvent): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
+    try {
+      const folder = await files();
+      if (!folder) return { sessionFile: 'no-folder' };
+      await folder.appendLines(memoryPaths.session, [JSON.stringify(eventToLine(event))]);
+      return { sessionFile: 'appended' };
+    } catch (error) {
+      return { sessionFile: 'failed', sessionFileError: errorText(error) };
+    }
+  }
+
+  /** Stores an already-parsed event inside the caller's transaction (no file write, no emit). */
+  async function insert(record: EventRecord): Promise<SessionEvent> {
+    const linked = await resolveLinks(record);
+    const event = await events.insert(linked, clock.now());
+    const doc = eventDocument(event);
+    await history.insertDoc({
+      source: 'event',
+      sourceId: event.id,
+      sessionId: event.sessionId,
+      taskId: event.taskId,
+      stepId: event.stepId,
+      planStepId: event.planStepId,
+      kind: event.kind,
+      path: event.kind === 'file_change' ? event.path : null,
+      checkpointEntryId: event.kind === 'file_change' ? event.checkpointEntryId : null,
+      title: doc.title,
+      body: doc.body,
+      createdAt: event.createdAt,
+    });
+    await sessions.touch(event.sessionId, event.createdAt);
+    return event;
+  }
+
+  /** After the transaction committed: the SESSION.jsonl line and the change notice. */
+  async function published(event: SessionEvent): Promise<RecordedEvent> {
+    ctx.emit({ topic: 'events', sessionId: event.sessionId, ...(event.taskId === null ? {} : { taskId: event.taskId }) });
+    return { id: event.id, event, ...(await appendToSessionFile(event)) };
+  }
+
+  async function record(input: unknown): Promise<RecordedEvent> {
+    const parsed = parseEventInput(input);
+    const event = await db.transaction(() => insert(parsed));
+    return published(event);
+  }
+
+  return { record, insert, published, repos: { sessions, tasks, events, history, plans } };
+}
+
+export type EventLog = ReturnType<typeof createEventLog>;
+
+const eventIdOf = (value: unknown, what: string) => asEventId(requireId(value, what));
+
+/** The public event methods: recordEvent and a typed helper per kind. */
+export function createEventsFeature(log: EventLog) {
+  const { events } = log.repos;
+  const withKind = (kind: string, input: object, extra: object = {}) => log.record({ ...input, ...extra, kind });
+  return {
+    recordEvent: (input) => log.record(input),
+    recordInstruction: (input) => withKind('instruction', input),
+    recordDecision: (input) => withKind('decision', input),
+    recordFileChange: (input) => withKind('file_change', input),
+    recordValidation: (input) => withKind('validation', input),
+    raiseBlocker: (input) => withKind('blocker', input),
+    resolveBlocker: (input) => withKind('blocker_resolved', input, { resolves: eventIdOf(input?.blockerId, 'blockerId') }),
+    askQuestion: (input) => withKind('question', input),
+    answerQuestion: (input) => withKind('answer', input, { answers: eventIdOf(input?.questionId, 'questionId') }),
+    recordNote: (input) => withKind('note', input),
+    async listEvents(sessionId: SessionId, options: ListEventsOptions = {}) {
+      const id = asSessionId(requireId(sessionId, 'sessionId'));
+      await log.repos.sessions.get(id);
+      return events.list(id, {
+        ...(options.taskId === undefined ? {} : { taskId: options.taskId }),
+        ...(options.kinds === undefined ? {} : { kinds: [...options.kinds].map(parseEventKind) }),
+        ...(options.afterId === undefined ? {} : { afterId: eventIdOf(options.afterId, 'afterId') }),
+        ...(options.activeOnly === undefined ? {} : { activeOnly: options.activeOnly === true }),
+        ...(options.limit === undefined ? {} : { limit: requireId(options.limit, 'limit') }),
+      });
+    },
+    getEvent: (id: EventId) => events.get(eventIdOf(id, 'eventId')),
+  } satisfies EventsApi;
+}

@@ -1,0 +1,12 @@
+/**
+ * The memory features (issue 6) assembled: events, plans, compression and resume, history search, skills. They
+ * share one event log; `files` gives them the project's `.agent` folder when one is open.
+ */
+import type { EngineContext } from '../context';
+import { createEventLog, createEventsFeature } from './events';
+import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
+
+export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvider = noMemoryFiles): object[] {
+  const log = createEventLog(ctx, files);
+  return [createEventsFeature(log)];
+}
