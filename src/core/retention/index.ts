@@ -1,3 +1,4 @@
 export * from './types';
 export { defaultOrphanLimit, planRetention } from './plan';
 export { describeReason } from './describe';
+export { createAutoCleanup, type AutoCleanup, type AutoCleanupSettings, type AutoCleanupStatus, type AutoCleanupTrigger, type TimerPort } from './scheduler';

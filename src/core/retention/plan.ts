@@ -7,6 +7,7 @@ import type {
   RetentionState,
   RetentionTask,
   TaskVerdict,
+  VanishedVerdict,
 } from './types';
 
 export const defaultOrphanLimit = 4;
@@ -97,9 +98,13 @@ export function planRetention(state: RetentionState): RetentionPlan {
   }
   const kept = closure(roots, tasksById);
 
+  // Orphans of both kinds share the per-pass cap, lowest ids first.
+  const vanishedIds = [...new Set(state.vanishedTaskIds ?? [])].filter((id) => !tasksById.has(id)).sort((a, b) => a - b);
+  const orphanCandidates = tasks.filter((t) => !kept.has(t.id) && t.heavyRemovedAt === null && isOrphan(t)).map((t) => t.id);
+  const orphansThisPass = new Set([...orphanCandidates, ...vanishedIds].sort((a, b) => a - b).slice(0, orphanLimit));
+  const deferred = { kind: 'orphan-deferred', limit: orphanLimit } as const;
+
   const verdicts: TaskVerdict[] = [];
-  const clean: TaskId[] = [];
-  let orphansTaken = 0;
   for (const task of tasks) {
     const keepReasons = kept.get(task.id);
     if (keepReasons) {
@@ -107,19 +112,25 @@ export function planRetention(state: RetentionState): RetentionPlan {
     } else if (task.heavyRemovedAt !== null) {
       verdicts.push({ taskId: task.id, verdict: 'skip', reasons: [{ kind: 'already-cleaned', at: task.heavyRemovedAt }] });
     } else if (isOrphan(task)) {
-      if (orphansTaken < orphanLimit) {
-        orphansTaken++;
-        clean.push(task.id);
-        verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [{ kind: 'orphan', state: task.state }] });
-      } else {
-        verdicts.push({ taskId: task.id, verdict: 'skip', reasons: [{ kind: 'orphan-deferred', limit: orphanLimit }] });
-      }
+      verdicts.push(
+        orphansThisPass.has(task.id)
+          ? { taskId: task.id, verdict: 'clean', reasons: [{ kind: 'orphan', state: task.state }] }
+          : { taskId: task.id, verdict: 'skip', reasons: [deferred] },
+      );
     } else {
-      clean.push(task.id);
       verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [finishedReason(task)] });
     }
   }
-  return { verdicts, clean };
+  const vanished: VanishedVerdict[] = vanishedIds.map((taskId) =>
+    orphansThisPass.has(taskId)
+      ? { taskId, verdict: 'clean', reasons: [{ kind: 'task-gone' }] }
+      : { taskId, verdict: 'skip', reasons: [deferred] },
+  );
+  const clean = [...verdicts, ...vanished]
+    .filter((v) => v.verdict === 'clean')
+    .map((v) => v.taskId)
+    .sort((a, b) => a - b);
+  return { verdicts, vanished, clean };
 }
 
 function finishedReason(task: RetentionTask) {

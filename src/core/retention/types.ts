@@ -22,7 +22,12 @@ export interface RetentionTask {
 export interface RetentionState {
   readonly sessions: readonly RetentionSession[];
   readonly tasks: readonly RetentionTask[];
-  /** Orphan tasks cleaned in one pass at most (default 4): a deleted session never causes one huge cascade. */
+  /**
+   * Ids of tasks whose row is gone but whose checkpoint entries are still stored. They are orphans too, and share
+   * the per-pass cap with orphan tasks. Ids that name an existing task are ignored.
+   */
+  readonly vanishedTaskIds?: readonly TaskId[];
+  /** Orphans cleaned in one pass at most (default 4): a deleted session never causes one huge cascade. */
   readonly orphanLimit?: number;
 }
 
@@ -44,7 +49,9 @@ export type CleanReason =
   | { readonly kind: 'done' }
   | { readonly kind: 'failed' }
   /** The task's session is gone: nobody can operate on it any more, whatever its state says. */
-  | { readonly kind: 'orphan'; readonly state: TaskState };
+  | { readonly kind: 'orphan'; readonly state: TaskState }
+  /** The task row is gone; its checkpoint entries remain. */
+  | { readonly kind: 'task-gone' };
 
 /** Why nothing happens to a task that is not protected. */
 export type SkipReason =
@@ -59,9 +66,16 @@ export type TaskVerdict =
 
 export type RetentionReason = KeepReason | CleanReason | SkipReason;
 
+/** A task whose row is gone but whose checkpoint entries remain. */
+export type VanishedVerdict =
+  | { readonly taskId: TaskId; readonly verdict: 'clean'; readonly reasons: readonly [{ readonly kind: 'task-gone' }] }
+  | { readonly taskId: TaskId; readonly verdict: 'skip'; readonly reasons: readonly [{ readonly kind: 'orphan-deferred'; readonly limit: number }] };
+
 export interface RetentionPlan {
   /** One verdict per task of the state, ordered by task id. */
   readonly verdicts: readonly TaskVerdict[];
-  /** The ids to clean, in the order a cleanup applies them (ascending id). */
+  /** One verdict per vanished task id, ordered by id. */
+  readonly vanished: readonly VanishedVerdict[];
+  /** The ids to clean (tasks and vanished tasks), in the order a cleanup applies them (ascending id). */
   readonly clean: readonly TaskId[];
 }
