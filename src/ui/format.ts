@@ -13,3 +13,63 @@ export function formatBytes(bytes: number): string {
 export function formatTime(ms: number): string {
   return new Date(ms).toLocaleString();
 }
+
+export function formatClock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export function formatCount(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Compact JSON of at most about `maxChars` characters, without serialising all of a large value first (a step
+ * result may be megabytes; the list shows a line of it). `truncated` says whether anything was left out.
+ */
+export function previewJson(value: unknown, maxChars = 160): { text: string; truncated: boolean } {
+  let text = '';
+  let truncated = false;
+  const put = (piece: string) => {
+    if (text.length + piece.length > maxChars) {
+      text += piece.slice(0, Math.max(0, maxChars - text.length));
+      truncated = true;
+      return false;
+    }
+    text += piece;
+    return true;
+  };
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'string' && v.length > maxChars) {
+        put(JSON.stringify(v.slice(0, maxChars)));
+        truncated = true;
+        return false;
+      }
+      return put(v === undefined ? 'null' : JSON.stringify(v));
+    }
+    if (Array.isArray(v)) {
+      if (!put('[')) return false;
+      for (let i = 0; i < v.length; i++) if ((i > 0 && !put(',')) || !walk(v[i])) return false;
+      return put(']');
+    }
+    if (!put('{')) return false;
+    let first = true;
+    for (const [key, inner] of Object.entries(v)) {
+      if ((!first && !put(',')) || !put(`${JSON.stringify(key)}:`) || !walk(inner)) return false;
+      first = false;
+    }
+    return put('}');
+  };
+  walk(value);
+  if (truncated && !text.endsWith('…')) text += '…';
+  return { text, truncated };
+}

@@ -1,6 +1,6 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { BrainState } from './state/brain.svelte';
+import { createAppModel } from './state/app.svelte';
 import './styles.css';
 
 declare global {
@@ -8,11 +8,11 @@ declare global {
   var agentBrain: import('../lib/index').Brain | undefined;
 }
 
-const state = new BrainState((brain) => {
+const app = createAppModel((brain) => {
   globalThis.agentBrain = brain;
 });
-mount(App, { target: document.getElementById('app') as HTMLElement, props: { state } });
-void state.open();
+mount(App, { target: document.getElementById('app') as HTMLElement, props: { app } });
+void app.brain.open();
 
 // Offline: the production build registers a service worker that precaches the app (see vite.config.ts).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {

@@ -1,78 +1,127 @@
-import { isBrainError, openBrain, type Brain, type BrainInfo, type Session, type Task } from '../../lib/index';
+import { isBrainError, openBrain, type Brain, type BrainChange, type BrainInfo } from '../../lib/index';
+import { messageOf } from '../errors';
+import { createRefresher } from './refresher';
 
 export type BrainStatus = 'opening' | 'open' | 'elsewhere' | 'taken-over' | 'error';
 
+export interface BrainStateOptions {
+  /** The database in OPFS; the app uses the default `agent.db`, tests their own. */
+  readonly dbName?: string;
+  readonly closeOnPageHide?: boolean;
+  /** Called with each newly opened client (the app exposes it as `globalThis.agentBrain`). */
+  readonly onOpen?: (brain: Brain) => void;
+}
+
+type ChangeListener = (change: BrainChange) => void;
+
 /**
- * The app's view of its brain: raw snapshots from the worker, refreshed when the engine reports a change.
- * Components read these fields; they never reach the database or a file handle themselves.
+ * The app's connection to its brain: who owns the database, the storage facts, and a fan-out of the engine's
+ * change announcements to the view states. A reopen (taking the brain back) announces a `database` change so
+ * every view fetches again.
  */
 export class BrainState {
   status = $state<BrainStatus>('opening');
+  /** Why opening failed (status `error`). */
   error = $state<string | null>(null);
   info = $state.raw<BrainInfo | null>(null);
-  sessions = $state.raw<Session[]>([]);
-  selectedSessionId = $state<number | null>(null);
-  tasks = $state.raw<Task[]>([]);
-  brain: Brain | null = null;
+  brain = $state.raw<Brain | null>(null);
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- plain bookkeeping, nothing renders from it
+  #listeners = new Set<ChangeListener>();
+  /** The open client, kept after a take-over (when `brain` is null) so reopening can stop its worker. */
+  #client: Brain | null = null;
   #unsubscribe: (() => Promise<void>) | null = null;
-  #onOpen: (brain: Brain) => void;
+  #options: BrainStateOptions;
+  #info = createRefresher(
+    () => this.#loadInfo(),
+    (error) => this.fail(error),
+  );
 
-  constructor(onOpen: (brain: Brain) => void = () => {}) {
-    this.#onOpen = onOpen;
+  constructor(options: BrainStateOptions = {}) {
+    this.#options = options;
   }
 
   async open(takeOver = false): Promise<void> {
     this.status = 'opening';
     this.error = null;
+    await this.#release();
     try {
       const brain = await openBrain({
         takeOver,
+        ...(this.#options.dbName === undefined ? {} : { dbName: this.#options.dbName }),
+        ...(this.#options.closeOnPageHide === undefined
+          ? {}
+          : { closeOnPageHide: this.#options.closeOnPageHide }),
         onOwnerEvent: (event) => {
-          if (event.kind === 'taken-over') {
-            this.status = 'taken-over';
-            this.brain = null;
-          }
+          if (event.kind === 'taken-over') this.#lost();
         },
       });
+      this.#client = brain;
       this.brain = brain;
-      this.#onOpen(brain);
-      this.#unsubscribe = await brain.subscribe(() => void this.refresh());
+      this.#options.onOpen?.(brain);
+      this.#unsubscribe = await brain.subscribe((change) => this.#announce(change));
+      this.info = await brain.info();
       this.status = 'open';
-      await this.refresh();
+      this.#announce({ topic: 'database' });
     } catch (error) {
       if (isBrainError(error, 'OpenElsewhere')) {
         this.status = 'elsewhere';
       } else {
         this.status = 'error';
-        this.error = error instanceof Error ? error.message : String(error);
+        this.error = messageOf(error);
       }
     }
   }
 
-  async refresh(): Promise<void> {
-    const brain = this.brain;
-    if (!brain) return;
-    try {
-      const [info, sessions] = await Promise.all([brain.info(), brain.listSessions()]);
-      this.info = info;
-      this.sessions = sessions;
-      const selected = sessions.find((s) => s.id === this.selectedSessionId) ?? sessions[0] ?? null;
-      this.selectedSessionId = selected?.id ?? null;
-      this.tasks = selected ? await brain.listTasks(selected.id) : [];
-    } catch (error) {
-      if (isBrainError(error, 'OpenElsewhere')) this.status = 'taken-over';
-      else this.error = error instanceof Error ? error.message : String(error);
-    }
+  /** Listen to the engine's committed changes (and reopenings); returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  async selectSession(id: number): Promise<void> {
-    this.selectedSessionId = id;
-    await this.refresh();
+  /** For view states: a failed call that means this tab lost the brain flips the status; others are returned. */
+  fail(error: unknown): string {
+    if (isBrainError(error, 'OpenElsewhere') || isBrainError(error, 'Closed')) {
+      if (this.status === 'open') this.#lost();
+    }
+    return messageOf(error);
+  }
+
+  /** Resolves once the storage facts reflect every change announced so far. */
+  settled(): Promise<void> {
+    return this.#info.settled();
   }
 
   async close(): Promise<void> {
-    await this.#unsubscribe?.().catch(() => undefined);
-    await this.brain?.close();
+    await this.#release();
+    this.status = 'opening';
+  }
+
+  #announce(change: BrainChange) {
+    this.#info.request();
+    for (const listener of this.#listeners) listener(change);
+  }
+
+  async #loadInfo() {
+    const brain = this.brain;
+    if (!brain || this.status !== 'open') return;
+    const info = await brain.info();
+    if (brain === this.brain) this.info = info;
+  }
+
+  #lost() {
+    this.status = 'taken-over';
     this.brain = null;
+    this.#info.cancel();
+  }
+
+  async #release() {
+    const brain = this.#client;
+    const unsubscribe = this.#unsubscribe;
+    this.#client = null;
+    this.brain = null;
+    this.#unsubscribe = null;
+    this.#info.cancel();
+    await unsubscribe?.().catch(() => undefined);
+    await brain?.close().catch(() => undefined);
   }
 }

@@ -1,0 +1,122 @@
+import type { Message, Session, SessionId, Step, Summary, Task, TaskId, TaskState } from '../../lib/index';
+import { taskStates } from '../labels';
+import { layoutTaskGraph } from '../task-graph';
+import type { BrainState } from './brain.svelte';
+import { createRefresher } from './refresher';
+
+export interface TaskDetail {
+  readonly task: Task;
+  readonly steps: readonly Step[];
+  readonly messages: readonly Message[];
+  readonly summaries: readonly Summary[];
+}
+
+/**
+ * The sessions & tasks view's data: the sessions, the chosen session's tasks (filtered by state, and laid out as
+ * a graph) and the chosen task's steps, messages and summaries. The selection comes from the route; a fetch that
+ * finishes after the selection moved on is dropped (the next one is already queued).
+ */
+export class SessionsState {
+  sessions = $state.raw<readonly Session[]>([]);
+  /** The session shown: the one asked for, else the task's own session, else the most recent. */
+  session = $state.raw<Session | null>(null);
+  tasks = $state.raw<readonly Task[]>([]);
+  sessionSummaries = $state.raw<readonly Summary[]>([]);
+  detail = $state.raw<TaskDetail | null>(null);
+  /** Which task states are shown; all of them by default. */
+  filter = $state.raw<readonly TaskState[]>(taskStates);
+  loaded = $state(false);
+  error = $state<string | null>(null);
+
+  visibleTasks = $derived(this.tasks.filter((task) => this.filter.includes(task.state)));
+  graph = $derived(layoutTaskGraph(this.tasks));
+  countsByState = $derived(countStates(this.tasks));
+
+  #wantSession: SessionId | null = null;
+  #wantTask: TaskId | null = null;
+  #source: BrainState;
+  #refresher = createRefresher(
+    () => this.#load(),
+    (error) => {
+      this.error = this.#source.fail(error);
+    },
+  );
+
+  constructor(source: BrainState) {
+    this.#source = source;
+  }
+
+  /** Fetches now and after every change the engine announces; returns the function that stops. */
+  start(): () => void {
+    const stop = this.#source.onChange(() => this.#refresher.request());
+    this.#refresher.request();
+    return () => {
+      stop();
+      this.#refresher.cancel();
+    };
+  }
+
+  /** Selects a session and/or task (ids from the route; `null` means "the default"). */
+  select(sessionId: number | null, taskId: number | null): void {
+    if (sessionId === this.#wantSession && taskId === this.#wantTask) return;
+    this.#wantSession = sessionId as SessionId | null;
+    this.#wantTask = taskId as TaskId | null;
+    this.#refresher.request();
+  }
+
+  toggleState(state: TaskState): void {
+    this.filter = this.filter.includes(state)
+      ? this.filter.filter((s) => s !== state)
+      : taskStates.filter((s) => s === state || this.filter.includes(s));
+  }
+
+  showAllStates(): void {
+    this.filter = taskStates;
+  }
+
+  /** Resolves once what is shown reflects the selection and every change announced so far. */
+  settled(): Promise<void> {
+    return this.#refresher.settled();
+  }
+
+  async #load(): Promise<void> {
+    const brain = this.#source.brain;
+    if (!brain) return;
+    const wantSession = this.#wantSession;
+    const wantTask = this.#wantTask;
+    const sessions = await brain.listSessions();
+    let sessionId = wantSession;
+    if (sessionId === null && wantTask !== null) {
+      // A link to a task alone (from search, checkpoints): show it within its own session.
+      sessionId = (await brain.getTask(wantTask)).sessionId;
+    }
+    const session = sessions.find((s) => s.id === sessionId) ?? sessions[0] ?? null;
+    const [tasks, sessionSummaries] = session
+      ? await Promise.all([brain.listTasks(session.id), brain.listSummaries(session.id)])
+      : [[], []];
+    const taskId = wantTask ?? session?.currentTaskId ?? null;
+    const task = tasks.find((t) => t.id === taskId) ?? null;
+    let detail: TaskDetail | null = null;
+    if (task && session) {
+      const [steps, messages] = await Promise.all([
+        brain.listSteps(task.id),
+        brain.listMessages(session.id, task.id),
+      ]);
+      detail = { task, steps, messages, summaries: sessionSummaries.filter((s) => s.taskId === task.id) };
+    }
+    if (wantSession !== this.#wantSession || wantTask !== this.#wantTask) return;
+    this.sessions = sessions;
+    this.session = session;
+    this.tasks = tasks;
+    this.sessionSummaries = sessionSummaries.filter((s) => s.taskId === null);
+    this.detail = detail;
+    this.error = null;
+    this.loaded = true;
+  }
+}
+
+function countStates(tasks: readonly Task[]): Record<TaskState, number> {
+  const counts = Object.fromEntries(taskStates.map((s) => [s, 0])) as Record<TaskState, number>;
+  for (const task of tasks) counts[task.state]++;
+  return counts;
+}

@@ -1,0 +1,13 @@
+import type { ViewName } from './route';
+
+/** The views in navigation order. A view joins this list once the engine feature behind it has landed. */
+export const views: readonly { readonly name: ViewName; readonly label: string; readonly icon: string }[] = [
+  { name: 'sessions', label: 'Sessions & tasks', icon: '☰' },
+  { name: 'storage', label: 'Storage', icon: '▤' },
+];
+
+export const defaultView: ViewName = 'sessions';
+
+export function viewLabel(name: ViewName): string {
+  return views.find((v) => v.name === name)?.label ?? name;
+}

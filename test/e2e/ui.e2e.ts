@@ -1,0 +1,213 @@
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { createProfile, openApp, watchErrors, type Profile } from './harness';
+import { expectAccessible, saveScreenshot } from './ui-helpers';
+import { seedSessions, type Seeded } from './ui-seed';
+
+// One browser profile for the whole file: the views are clicked through in order on the same data.
+test.describe.configure({ mode: 'serial' });
+
+let profile: Profile;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let seeded: Seeded;
+
+test.beforeAll(async () => {
+  profile = await createProfile();
+  context = await profile.launch();
+  page = await openApp(context);
+  errors = watchErrors(page);
+  seeded = await seedSessions(page);
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await profile?.dispose();
+});
+
+test.afterEach(() => {
+  expect(errors, 'console errors').toEqual([]);
+});
+
+test('sessions & tasks: timeline, task graph, filter by state, a task with its steps, messages and summaries', async () => {
+  await page.getByRole('link', { name: 'Sessions & tasks' }).click();
+  await page.getByRole('button', { name: /Fix the parser/ }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Fix the parser' })).toBeVisible();
+
+  const timeline = page.getByTestId('tasks');
+  await expect(timeline.getByRole('listitem')).toHaveCount(6);
+  await expect(timeline.getByRole('listitem').first()).toContainText('Plan the parser fix');
+  await expect(timeline.getByRole('listitem').filter({ hasText: 'Rewrite the list parser' })).toContainText(
+    'current',
+  );
+  await expect(timeline.getByRole('listitem').filter({ hasText: 'First attempt' })).toContainText(
+    'superseded',
+  );
+
+  // The default task is the session's current one.
+  const detail = page.getByTestId('task-detail');
+  await expect(detail.getByRole('heading', { name: 'Rewrite the list parser' })).toBeVisible();
+  await expect(detail.getByTestId('steps').getByRole('listitem')).toHaveCount(3);
+  await expect(detail).toContainText('Steps (3, 1 failed)');
+  await expect(detail.getByTestId('messages')).toContainText('all 43 tests pass');
+  await expect(detail).toContainText('parseList accepts trailing commas');
+  await expect(detail.getByRole('link', { name: 'Child agent: fix the lexer' })).toBeVisible();
+  await expect(detail.getByRole('link', { name: 'Plan the parser fix' })).toBeVisible(); // builds on
+  await expect(detail.getByRole('link', { name: 'Document the grammar' })).toBeVisible(); // used by
+
+  // A step opens to its full parameters and result.
+  await detail.getByText('run_tests').first().click();
+  await expect(detail.getByTestId('steps')).toContainText('"failed": 2');
+
+  // The graph draws every task, a child edge per parent link and the references as arcs.
+  const graph = page.getByTestId('task-graph');
+  await expect(graph.getByRole('link')).toHaveCount(6);
+  expect(await graph.locator('path.edge.child').count()).toBe(2);
+  expect(await graph.locator('path.edge.reference').count()).toBe(2);
+  await expect(page.getByText('child task (2)')).toBeVisible();
+  await saveScreenshot(page, 'sessions-light');
+  await expectAccessible(page, 'sessions & tasks');
+
+  // Following a link in the graph opens that task (and the URL says so, for the back button).
+  await graph.getByRole('link', { name: /Grandchild: token table/ }).click();
+  await expect(detail.getByRole('heading', { name: 'Grandchild: token table' })).toBeVisible();
+  await expect(detail.getByRole('link', { name: 'Child agent: fix the lexer' })).toBeVisible(); // its parent
+  expect(page.url()).toContain(`task=${seeded.tasks.tokens}`);
+  await page.goBack();
+  await expect(detail.getByRole('heading', { name: 'Rewrite the list parser' })).toBeVisible();
+
+  // Filter: only the unfinished ones.
+  const filter = page.getByRole('group', { name: 'Show tasks that are' });
+  for (const state of ['done', 'failed', 'superseded'])
+    await filter.getByRole('checkbox', { name: new RegExp(`^${state}`) }).uncheck();
+  await expect(timeline.getByRole('listitem')).toHaveCount(2);
+  await expect(timeline).toContainText('Rewrite the list parser');
+  await expect(timeline).toContainText('Child agent: fix the lexer');
+  await expect(page.getByText('4 tasks hidden by the filter.')).toBeVisible();
+  await filter.getByRole('button', { name: 'Show all' }).click();
+  await expect(timeline.getByRole('listitem')).toHaveCount(6);
+
+  // Another session, chosen from the list.
+  await page.getByRole('button', { name: /Older session/ }).click();
+  await expect(timeline.getByRole('listitem')).toHaveCount(1);
+  await expect(timeline).toContainText('Add a CI workflow');
+});
+
+test('sessions view follows a running agent live', async () => {
+  await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.lexer}`);
+  const detail = page.getByTestId('task-detail');
+  await expect(detail.getByRole('heading', { name: 'Child agent: fix the lexer' })).toBeVisible();
+  await page.evaluate(async (taskId) => {
+    const brain = globalThis.agentBrain!;
+    await brain.recordStep({
+      taskId: taskId as never,
+      tool: 'grep',
+      params: { pattern: 'TOKEN_' },
+      result: { hits: 7 },
+      status: 'ok',
+    });
+    await brain.setTaskState(taskId as never, 'running');
+  }, seeded.tasks.lexer);
+  await expect(detail.getByTestId('steps')).toContainText('grep');
+  await expect(detail.locator('header .state')).toHaveText('running');
+});
+
+test('storage: the facts, an export that imports back, and a refused file said plainly', async () => {
+  await page.getByRole('link', { name: 'Storage' }).click();
+  const facts = page.getByTestId('storage-facts');
+  await expect(facts).toContainText('agent.db in this origin');
+  await expect(facts).toContainText(/version \d+/);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export agent.db' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^agent-\d{4}-\d{2}-\d{2}-\d{4}\.db$/);
+  const exported = {
+    name: file.suggestedFilename(),
+    mimeType: 'application/octet-stream',
+    buffer: await readFile(await file.path()),
+  };
+  expect(exported.buffer.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+  await expect(page.getByText(/^Exported .* as agent-/)).toBeVisible();
+
+  // A file that is not a database is refused; nothing changes.
+  await page
+    .getByLabel('Import a database…')
+    .setInputFiles({
+      name: 'notes.zip',
+      mimeType: 'application/zip',
+      buffer: Buffer.from('PK\u0003\u0004 not a database'.repeat(100)),
+    });
+  await expect(page.getByTestId('import-error')).toContainText('This file was refused');
+  await expect(page.getByTestId('import-error')).toContainText('Your current database is unchanged.');
+  await saveScreenshot(page, 'storage-light');
+  await expectAccessible(page, 'storage');
+
+  // A new session after the export disappears when the export is imported back.
+  await page.evaluate(() => globalThis.agentBrain!.startSession({ title: 'made after the export' }));
+  await page.getByLabel('Import a database…').setInputFiles(exported);
+  await expect(page.getByTestId('import-done')).toContainText(/^Imported agent-/);
+  await page.getByRole('link', { name: 'Sessions & tasks' }).click();
+  await expect(page.getByRole('button', { name: /Fix the parser/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /made after the export/ })).toHaveCount(0);
+});
+
+test('the theme toggle switches to dark, and is remembered by this browser across a reload', async () => {
+  await page.goto(`/#/sessions?session=${seeded.sessionId}`);
+  const toggle = page.getByRole('button', { name: 'Dark theme' });
+  const initial = await toggle.getAttribute('aria-pressed');
+  if (initial === 'true') await toggle.click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  expect(background).toBe('rgb(18, 18, 24)');
+  await page.reload();
+  await page.waitForFunction(() => globalThis.agentBrain !== undefined);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await page.evaluate(() => localStorage.getItem('agent-brain.theme'))).toBe('dark');
+  await expect(page.getByTestId('task-detail')).toBeVisible();
+  await saveScreenshot(page, 'sessions-dark');
+  await expectAccessible(page, 'sessions & tasks, dark');
+  await page.getByRole('link', { name: 'Storage' }).click();
+  await expect(page.getByTestId('storage-facts')).toBeVisible();
+  await saveScreenshot(page, 'storage-dark');
+  await expectAccessible(page, 'storage, dark');
+  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+});
+
+test('at 640 px wide every view fits without sideways scrolling, and the keyboard reaches the navigation', async () => {
+  await page.setViewportSize({ width: 640, height: 900 });
+  try {
+    await page.goto(`/#/sessions?session=${seeded.sessionId}`);
+    await expect(page.getByTestId('task-detail')).toBeVisible();
+    for (const view of ['sessions', 'storage']) {
+      await page.goto(`/#/${view}?session=${seeded.sessionId}`);
+      await page.waitForFunction(() => globalThis.agentBrain !== undefined);
+      await expect(page.locator('main')).not.toBeEmpty();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${view} scrolls sideways`).toBeLessThanOrEqual(0);
+      await saveScreenshot(page, `${view}-640`);
+    }
+    // Tab from the top of a fresh page: the skip button, the theme toggle, then the views.
+    await page.reload();
+    await expect(page.getByTestId('storage-facts')).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Skip to content' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Sessions & tasks' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('link', { name: 'Sessions & tasks' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+});
