@@ -20,5 +20,12 @@ export function memoryClient(call: Caller): MemoryApi {
     recordNote: call('recordNote'),
     listEvents: call('listEvents'),
     getEvent: call('getEvent'),
+    createPlan: call('createPlan'),
+    getPlan: call('getPlan'),
+    addPlanSteps: call('addPlanSteps'),
+    startPlanStep: call('startPlanStep'),
+    completePlanStep: call('completePlanStep'),
+    skipPlanStep: call('skipPlanStep'),
+    appendProgress: call('appendProgress'),
   };
 }

@@ -90,15 +90,18 @@ export interface CreatePlanInput {
   readonly steps: readonly PlanStepInput[];
 }
 
-export interface PlanChange {
+/** Whether PLAN.md / PROGRESS.md were written (`no-folder` when no project folder is open; agent.db has it all). */
+export interface PlanFileStatus {
+  readonly planFile: 'written' | 'no-folder' | 'failed';
+  readonly planFileError?: string;
+}
+
+export interface PlanChange extends PlanFileStatus {
   readonly plan: Plan;
   /** The step the call changed (absent for createPlan/addPlanSteps). */
   readonly step?: PlanStep;
   /** False when the step already was in that state (nothing recorded: calls are idempotent). */
   readonly changed: boolean;
-  /** Whether PLAN.md / PROGRESS.md were written (`no-folder` when no project folder is open). */
-  readonly planFile: 'written' | 'no-folder' | 'failed';
-  readonly planFileError?: string;
 }
 
 export interface PlanApi {
@@ -115,7 +118,7 @@ export interface PlanApi {
     readonly text: string;
     readonly next?: string;
     readonly planStepId?: PlanStepId;
-  }): Promise<RecordedEvent>;
+  }): Promise<RecordedEvent & PlanFileStatus>;
 }
 
 export interface CompressOptions {
@@ -223,4 +226,4 @@ export interface HistoryApi {
 }
 
 /** Everything issue 6 adds to the engine API. */
-export type MemoryApi = EventsApi;
+export type MemoryApi = EventsApi & PlanApi;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildActiveCheckpoint } from '../../src/core/compression/extract';
 import { planCompression } from '../../src/core/compression/plan-compression';
 import { renderSessionSummary } from '../../src/core/compression/render';
+import { parseSessionSummary } from '../../src/core/formats/session-summary';
 import { ids, log, plan, session, task } from './events-fixtures';
 
 const build = (events: ReturnType<typeof log>, p: ReturnType<typeof plan> | null = null, taskTitle = 'Add CSV export') =>
@@ -208,16 +209,33 @@ describe('SESSION_SUMMARY.md', () => {
       p,
     );
     const md = renderSessionSummary(cp, { taskTitle: 'CSV export', compressedAt: Date.UTC(2026, 10, 30, 21, 40) });
-    expect(md).toContain('_session 1 · task #1 “CSV export” · compressed 2026-11-30 21:40 UTC · up to event #6_');
-    expect(md.indexOf('## Next')).toBeLessThan(md.indexOf('## Decisions in force'));
+    expect(md).toContain('_session 1 · task #1 · compressed 2026-11-30 21:40 UTC · up to event #6_');
+    expect(md.indexOf('## Next action')).toBeLessThan(md.indexOf('## Decisions in force'));
     expect(md).toContain('**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**');
     expect(md).toContain('- Use papaparse — why: it handles quoting (#3; replaces #2)');
     expect(md).not.toContain('Hand-written parser');
-    expect(md).toContain('| `src/csv.ts` | created | 1 | #5 | writer \\| first cut |');
+    expect(md).toContain('- `src/csv.ts` created, 1 edit (#4; checkpoint #5) — writer | first cut');
     expect(md).toContain('- [~] 2. Write the CSV writer — _because write the csv writer_ ← next');
     expect(md).toContain('## Plan — 1 of 3 done');
-    expect(md).toContain('- Include hidden columns? (#6)');
-    expect(md).not.toContain('## Blocker');
+
+    // The format module reads it back: every standard section where it expects it.
+    const parsed = parseSessionSummary(md);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed).toMatchObject({
+      title: 'CSV export',
+      sessionId: '1',
+      taskId: '1',
+      updatedAt: Date.UTC(2026, 10, 30, 21, 40),
+      goal: 'Ship CSV export',
+      latestInstruction: '> Add CSV export to reports (#1)',
+      decisions: ['Use papaparse — why: it handles quoting (#3; replaces #2)'],
+      changedFiles: ['`src/csv.ts` created, 1 edit (#4; checkpoint #5) — writer | first cut'],
+      validation: ['❌ `npm test` failed: quotes not escaped (#5, step 2)'],
+      blocker: null,
+      nextAction: '**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**',
+      openQuestions: ['Include hidden columns? (#6)'],
+    });
+    expect(parsed.otherSections.map((s) => s.title)).toEqual(['Plan — 1 of 3 done']);
     expect(md).toMatchSnapshot();
   });
 

@@ -102,11 +102,11 @@ describe('event lines', () => {
   it('round-trip every field and refuse what is not an event', () => {
     const record = parseEventInput({ sessionId: 3, taskId: 4, kind: 'validation', name: 'tsc', result: 'passed', text: 'ok' });
     expect(record.data).toEqual({ name: 'tsc', result: 'passed' });
-    expect(() => eventFromLine({ v: 1, id: 1, at: 5, kind: 'decision', session: 1 })).toThrow(/text/);
+    expect(() => eventFromLine({ v: 1, id: 1, ts: 5, kind: 'decision', session: 1 })).toThrow(/text/);
     expect(() => eventFromLine([1])).toThrow();
-    expect(() => eventFromLine({ v: 99, id: 1, at: 5, kind: 'note', session: 1, text: 'x' })).toThrow(/version/);
-    const event = eventFromLine({ v: 1, id: 9, at: 5, kind: 'decision', session: 1, text: 'B', supersedes: 2, why: 'w' });
-    expect(eventToLine(event)).toEqual({ v: 1, id: 9, at: 5, kind: 'decision', session: asSessionId(1), text: 'B', supersedes: 2, why: 'w' });
+    expect(() => eventFromLine({ v: 99, id: 1, ts: 5, kind: 'note', session: 1, text: 'x' })).toThrow(/version/);
+    const event = eventFromLine({ v: 1, id: 9, ts: 5, kind: 'decision', session: 1, text: 'B', supersedes: 2, why: 'w' });
+    expect(eventToLine(event)).toEqual({ v: 1, ts: 5, kind: 'decision', id: 9, session: asSessionId(1), text: 'B', supersedes: 2, why: 'w' });
   });
 
   it('turn free text into a safe FTS query', () => {

@@ -1,7 +1,11 @@
 /**
- * SESSION_SUMMARY.md: the active checkpoint written for a person first (and an agent second). Sections appear
- * only when they have something to say; every item names its event (#id) so a reader can look the detail up.
+ * SESSION_SUMMARY.md: the active checkpoint written for a person first (and an agent second), in the layout
+ * core/formats/session-summary reads (front matter, the eight standard sections by title, "None." when empty).
+ * Extra sections (plan, answers, progress, notes) follow and read as `otherSections`. Every item names its
+ * event (#id) so a reader can look the detail up.
  */
+import { createFrontMatter, type FrontMatterValue } from '../formats/front-matter';
+import { sessionSummaryFormatVersion, sessionSummarySections } from '../formats/session-summary';
 import type { ActiveCheckpoint, CheckpointValidation, NextAction } from './model';
 
 export interface RenderOptions {
@@ -24,8 +28,6 @@ function inline(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|');
-
 const resultMark = (run: CheckpointValidation) => (run.result === 'passed' ? '✅' : run.result === 'failed' ? '❌' : '⚠️');
 
 function nextLine(next: NextAction): string {
@@ -33,8 +35,16 @@ function nextLine(next: NextAction): string {
   return `${emphasis}**${next.text}**`;
 }
 
+/** An extra section: written only when it has something to say. */
 function section(title: string, lines: readonly string[]): string[] {
   return lines.length === 0 ? [] : [`## ${title}`, '', ...lines, ''];
+}
+
+type StandardKey = keyof typeof sessionSummarySections;
+
+/** A standard section: always written, "None." when empty, under the title the parser reads first. */
+function standard(key: StandardKey, lines: readonly string[]): string[] {
+  return [`## ${sessionSummarySections[key][0] as string}`, '', ...(lines.length === 0 ? ['None.'] : lines), ''];
 }
 
 function planLines(cp: ActiveCheckpoint, max: number): string[] {
@@ -60,73 +70,64 @@ function validationLines(cp: ActiveCheckpoint, max: number): string[] {
 }
 
 function fileLines(cp: ActiveCheckpoint, max: number): string[] {
-  if (cp.files.length === 0) return [];
-  return [
-    '| file | change | edits | checkpoints | last note |',
-    '| --- | --- | --- | --- | --- |',
-    ...cp.files.map(
-      (f) =>
-        `| \`${cell(f.path)}\` | ${f.change} | ${f.edits} | ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ') || '—'} | ${cell(inline(f.lastText, Math.min(max, 160))) || '—'} |`,
-    ),
-  ];
+  return cp.files.map((f) => {
+    const entries = f.checkpointEntryIds.length === 0 ? '' : `; checkpoint${f.checkpointEntryIds.length > 1 ? 's' : ''} ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ')}`;
+    const note = f.lastText ? ` — ${inline(f.lastText, Math.min(max, 200))}` : '';
+    return `- \`${f.path}\` ${f.change}, ${f.edits} edit${f.edits === 1 ? '' : 's'} (#${f.lastEventId}${entries})${note}`;
+  });
+}
+
+function frontMatter(cp: ActiveCheckpoint, options: RenderOptions): string {
+  const fields: Record<string, FrontMatterValue> = { version: sessionSummaryFormatVersion, session: cp.sessionId };
+  if (cp.taskId !== null) fields['task'] = cp.taskId;
+  if (options.compressedAt != null) fields['updated'] = new Date(options.compressedAt).toISOString();
+  if (cp.lastEventId !== null) fields['last_event'] = cp.lastEventId;
+  return createFrontMatter(fields).raw;
 }
 
 export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOptions = {}): string {
   const max = options.maxItemChars ?? 600;
   const facts = [`session ${cp.sessionId}`];
-  if (cp.taskId !== null) facts.push(`task #${cp.taskId}${options.taskTitle ? ` “${inline(options.taskTitle, 120)}”` : ''}`);
+  if (cp.taskId !== null) facts.push(`task #${cp.taskId}`);
   if (options.compressedAt != null) facts.push(`compressed ${utc(options.compressedAt)}`);
   if (cp.lastEventId !== null) facts.push(`up to event #${cp.lastEventId}`);
   const done = cp.plan ? cp.plan.steps.filter((s) => s.state === 'done').length : 0;
+  const title = options.taskTitle ? `# Session summary: ${inline(options.taskTitle, 200)}` : '# Session summary';
+  const latest = cp.latestInstruction;
   const lines = [
-    '# Session summary',
+    title,
     '',
     `_${facts.join(' · ')}_`,
     '',
-    ...section('Goal', [inline(cp.goal, max)]),
-    ...section('Next', [nextLine(cp.nextAction)]),
-    ...section(
-      'Latest instruction',
-      cp.latestInstruction
-        ? [
-            `> ${inline(cp.latestInstruction.text, max)} (#${cp.latestInstruction.eventId})`,
-            ...(cp.earlierInstructions.length > 0
-              ? ['', 'Earlier instructions, most recent first:', ...cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`)]
-              : []),
-          ]
-        : [],
-    ),
-    ...section(
-      'Blocker',
-      cp.openBlockers.map((b) => `- ⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`),
-    ),
-    ...section(
-      'Decisions in force',
+    ...standard('goal', [inline(cp.goal, max)]),
+    ...standard('nextAction', [nextLine(cp.nextAction)]),
+    ...standard('blocker', cp.openBlockers.map((b) => `⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`).reverse()),
+    ...standard('latestInstruction', latest ? [`> ${inline(latest.text, max)} (#${latest.eventId})`] : []),
+    ...section('Earlier instructions', cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`)),
+    ...standard(
+      'decisions',
       cp.decisions.map(
         (d) =>
           `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
       ),
     ),
-    ...section('Open questions', cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`)),
+    ...standard('openQuestions', cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`)),
     ...section('Answered', cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`)),
     ...section(cp.plan ? `Plan — ${done} of ${cp.plan.steps.length} done` : 'Plan', planLines(cp, max)),
-    ...section('Files changed', fileLines(cp, max)),
-    ...section('Validation', validationLines(cp, max)),
+    ...standard('changedFiles', fileLines(cp, max)),
+    ...standard('validation', validationLines(cp, max)),
     ...section(
       'Last progress',
       cp.lastProgress
         ? [`${inline(cp.lastProgress.text, max)}${cp.lastProgress.next ? ` Next: ${inline(cp.lastProgress.next, max)}` : ''} (#${cp.lastProgress.eventId})`]
         : [],
     ),
-    ...section(
-      options.proseStale ? 'Notes (written before the latest events)' : 'Notes',
-      options.prose ? [options.prose.trim()] : [],
-    ),
+    ...section(options.proseStale ? 'Notes (written before the latest events)' : 'Notes', options.prose ? [options.prose.trim()] : []),
     '---',
     '',
     `_Built from ${cp.eventCount} events. Details left out here (superseded decisions, resolved blockers, older test runs, ` +
       'free notes) are in `.agent/HISTORY.jsonl` and found by searchHistory; #numbers are event ids._',
     '',
   ];
-  return lines.join('\n');
+  return `${frontMatter(cp, options)}\n${lines.join('\n')}`;
 }

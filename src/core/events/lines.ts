@@ -14,11 +14,12 @@ export const EVENT_LINE_VERSION = 1;
 
 /** The line object for one event; keys are short and stable, absent fields are left out. */
 export function eventToLine(event: SessionEvent): { [key: string]: Json } {
+  // The envelope of every .agent log record (see core/formats/agent-log): v, ts, kind first.
   const line: { [key: string]: Json } = {
     v: EVENT_LINE_VERSION,
-    id: event.id,
-    at: event.createdAt,
+    ts: event.createdAt,
     kind: event.kind,
+    id: event.id,
     session: event.sessionId,
   };
   if (event.taskId !== null) line['task'] = event.taskId;
@@ -63,7 +64,7 @@ export function eventFromLine(value: unknown): SessionEvent {
     throw new BrainError('MalformedLine', 'This line is not an event object.');
   }
   const line = value as Record<string, unknown>;
-  if (typeof line['v'] !== 'number' || line['v'] > EVENT_LINE_VERSION) {
+  if (line['v'] !== undefined && (typeof line['v'] !== 'number' || line['v'] > EVENT_LINE_VERSION)) {
     throw new BrainError('MalformedLine', `Unknown event line version ${JSON.stringify(line['v'])}.`);
   }
   try {
@@ -85,9 +86,9 @@ export function eventFromLine(value: unknown): SessionEvent {
       answers: line['answers'],
       next: line['next'],
     });
-    const at = line['at'];
-    if (typeof at !== 'number' || !Number.isFinite(at)) throw new BrainError('InvalidArgument', 'The event time `at` is missing.');
-    return eventFromRecord({ ...record, id: asEventId(requireId(line['id'], 'id')), createdAt: at, compressedAt: null });
+    const ts = line['ts'];
+    if (typeof ts !== 'number' || !Number.isFinite(ts)) throw new BrainError('InvalidArgument', 'The event time `ts` is missing.');
+    return eventFromRecord({ ...record, id: asEventId(requireId(line['id'], 'id')), createdAt: ts, compressedAt: null });
   } catch (error) {
     if (error instanceof BrainError) throw new BrainError('MalformedLine', `Not a valid event: ${error.message}`);
     throw error;

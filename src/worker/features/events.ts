@@ -121,7 +121,10 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     return published(event);
   }
 
-  return { record, insert, published, repos: { sessions, tasks, events, history, plans } };
+  /** Parses and stores inside the caller's transaction; publish with `published` after it commits. */
+  const insertParsed = (input: unknown) => insert(parseEventInput(input));
+
+  return { ctx, record, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

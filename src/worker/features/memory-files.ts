@@ -32,3 +32,28 @@ export const memoryPaths = {
   progress: '.agent/plan/PROGRESS.md',
   skills: '.agent/skills',
 } as const;
+
+/**
+ * Read, transform, write back with the version read — so a person's edit made in between is never overwritten:
+ * on `Conflict` the file is read again and the transform re-applied to the new text (transforms here are
+ * idempotent: set marks, append entries). Returns false when the transform changed nothing (no write).
+ */
+export async function updateFile(
+  files: MemoryFiles,
+  path: string,
+  transform: (text: string | null) => string,
+  attempts = 3,
+): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await files.read(path);
+    const next = transform(current?.text ?? null);
+    if (current !== null && next === current.text) return false;
+    try {
+      await files.write(path, next, current?.version ?? null);
+      return true;
+    } catch (error) {
+      const conflict = typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'Conflict';
+      if (!conflict || attempt >= attempts) throw error;
+    }
+  }
+}

@@ -4,9 +4,10 @@
  */
 import type { EngineContext } from '../context';
 import { createEventLog, createEventsFeature } from './events';
+import { createPlanFeature } from './plan';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 
 export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvider = noMemoryFiles): object[] {
   const log = createEventLog(ctx, files);
-  return [createEventsFeature(log)];
+  return [createEventsFeature(log), createPlanFeature(log, files)];
 }
