@@ -27,5 +27,8 @@ export function memoryClient(call: Caller): MemoryApi {
     completePlanStep: call('completePlanStep'),
     skipPlanStep: call('skipPlanStep'),
     appendProgress: call('appendProgress'),
+    activeCheckpoint: call('activeCheckpoint'),
+    compressContext: call('compressContext'),
+    resumePoint: call('resumePoint'),
   };
 }

@@ -40,6 +40,10 @@ export interface RecordedEvent {
   /** `failed` leaves agent.db complete; the next compressContext rewrites the file from it. */
   readonly sessionFile: SessionFileStatus;
   readonly sessionFileError?: string;
+  /** The session's active context passed its bound (200 events or 200 000 characters) and was compressed. */
+  readonly autoCompressed?: true;
+  /** That automatic compression failed (the event itself is recorded). */
+  readonly autoCompressError?: string;
 }
 
 interface EventTarget {
@@ -226,4 +230,4 @@ export interface HistoryApi {
 }
 
 /** Everything issue 6 adds to the engine API. */
-export type MemoryApi = EventsApi & PlanApi;
+export type MemoryApi = EventsApi & PlanApi & CompressionApi;

@@ -127,6 +127,15 @@ export function createEventsRepo(db: SqlDriver) {
       return row ? asEventId(row.id) : null;
     },
 
+    /** How much of the session is still in the active context. */
+    async activeSize(sessionId: SessionId): Promise<{ events: number; chars: number }> {
+      const row = await db.get<{ n: number; chars: number | null }>(
+        'SELECT count(*) AS n, sum(length(text) + length(data)) AS chars FROM events WHERE session_id = ? AND compressed_at IS NULL',
+        [sessionId],
+      );
+      return { events: row?.n ?? 0, chars: row?.chars ?? 0 };
+    },
+
     async lastId(sessionId: SessionId): Promise<EventId | null> {
       const row = await db.get<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE session_id = ?', [sessionId]);
       return row?.id == null ? null : asEventId(row.id);

@@ -153,6 +153,32 @@ export function createHistoryRepo(db: SqlDriver) {
       return { hits: await runSearch(query.any, filter), matched: 'any' };
     },
 
+    async addCompression(c: {
+      sessionId: SessionId;
+      summaryId: number;
+      uptoEventId: number | null;
+      checkpoint: string;
+      budget: string;
+      createdAt: number;
+    }): Promise<number> {
+      const { lastInsertRowid } = await db.run(
+        'INSERT INTO compressions (session_id, summary_id, upto_event_id, checkpoint, budget, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [c.sessionId, c.summaryId, c.uptoEventId, c.checkpoint, c.budget, c.createdAt],
+      );
+      return lastInsertRowid;
+    },
+
+    /** The latest compression of a session with its summary text (null when there was none). */
+    async lastCompression(sessionId: SessionId): Promise<{ id: number; summary: string | null; uptoEventId: number | null; createdAt: number } | null> {
+      const row = await db.get<{ id: number; summary: string | null; upto_event_id: number | null; created_at: number }>(
+        `SELECT c.id, s.content AS summary, c.upto_event_id, c.created_at
+         FROM compressions c LEFT JOIN summaries s ON s.id = c.summary_id
+         WHERE c.session_id = ? ORDER BY c.id DESC LIMIT 1`,
+        [sessionId],
+      );
+      return row ? { id: row.id, summary: row.summary, uptoEventId: row.upto_event_id, createdAt: row.created_at } : null;
+    },
+
     async count(sessionId?: SessionId): Promise<number> {
       const row =
         sessionId === undefined

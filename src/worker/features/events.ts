@@ -25,6 +25,8 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   const events = createEventsRepo(db);
   const history = createHistoryRepo(db);
   const plans = createPlansRepo(db);
+  /** Set by the compression feature: compresses the session when its active context passed its bound. */
+  const hooks: { afterPublish: ((event: SessionEvent) => Promise<boolean>) | null } = { afterPublish: null };
 
   async function referenced(id: EventId, sessionId: SessionId, kind: SessionEvent['kind'], what: string): Promise<SessionEvent> {
     const target = await events.get(id).catch((error: unknown) => {
@@ -112,7 +114,13 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   /** After the transaction committed: the SESSION.jsonl line and the change notice. */
   async function published(event: SessionEvent): Promise<RecordedEvent> {
     ctx.emit({ topic: 'events', sessionId: event.sessionId, ...(event.taskId === null ? {} : { taskId: event.taskId }) });
-    return { id: event.id, event, ...(await appendToSessionFile(event)) };
+    const recorded: RecordedEvent = { id: event.id, event, ...(await appendToSessionFile(event)) };
+    if (!hooks.afterPublish) return recorded;
+    try {
+      return (await hooks.afterPublish(event)) ? { ...recorded, autoCompressed: true } : recorded;
+    } catch (error) {
+      return { ...recorded, autoCompressError: errorText(error) };
+    }
   }
 
   async function record(input: unknown): Promise<RecordedEvent> {
@@ -124,7 +132,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   /** Parses and stores inside the caller's transaction; publish with `published` after it commits. */
   const insertParsed = (input: unknown) => insert(parseEventInput(input));
 
-  return { ctx, record, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
+  return { ctx, hooks, record, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;

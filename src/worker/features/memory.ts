@@ -4,10 +4,13 @@
  */
 import type { EngineContext } from '../context';
 import { createEventLog, createEventsFeature } from './events';
+import { createCompressionFeature } from './compression';
 import { createPlanFeature } from './plan';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 
 export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvider = noMemoryFiles): object[] {
   const log = createEventLog(ctx, files);
-  return [createEventsFeature(log), createPlanFeature(log, files)];
+  const compression = createCompressionFeature(log, files);
+  log.hooks.afterPublish = (event) => compression.maybeCompress(event.sessionId);
+  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature];
 }
