@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Brain, TaskId } from '../../src/lib/index';
+import { bytesToBlob } from '../../src/ui/files';
 import { previewJson } from '../../src/ui/format';
+import { moveToWorker } from '../../src/ui/transfer';
 import { idParam, parseHash, routeToHash } from '../../src/ui/route';
 import { BrainState } from '../../src/ui/state/brain.svelte';
 import { createRefresher } from '../../src/ui/state/refresher';
@@ -321,14 +323,38 @@ describe('SessionsState', () => {
   });
 });
 
+describe('moving bytes into the worker', () => {
+  it('moves the buffer instead of copying it (the page would freeze on a large import)', async () => {
+    const brainState = await openState();
+    const bytes = new Uint8Array(
+      await new Blob(['not a database, but large enough to be read '.repeat(100)]).arrayBuffer(),
+    );
+    await expect(brainOf(brainState).importDatabase(moveToWorker(bytes))).rejects.toMatchObject({
+      code: 'NotSqlite',
+    });
+    expect(bytes.byteLength).toBe(0);
+  });
+
+  it('builds a download Blob piece by piece with counts', async () => {
+    const bytes = new Uint8Array(10_000).map((_, i) => i % 251);
+    const seen: number[] = [];
+    const blob = await bytesToBlob(bytes, (done) => seen.push(done), 4096);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
+    expect(seen).toEqual([0, 4096, 8192, 10_000]);
+  });
+});
+
 describe('StorageState', () => {
   it('exports a real database, refuses a non-database plainly, and imports the export back', async () => {
     const brainState = await openState();
     const storage = new StorageState(brainState);
     await brainOf(brainState).startSession({ title: 'kept' });
     const exported = await storage.exportDatabase();
+    expect(storage.exporting.error).toBeNull();
     expect(exported?.fileName).toMatch(/^ui-state-.*-\d{4}-\d{2}-\d{2}-\d{4}\.db$/);
-    expect(new TextDecoder().decode(exported!.bytes.subarray(0, 15))).toBe('SQLite format 3');
+    const bytes = new Uint8Array(await exported!.blob.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.subarray(0, 15))).toBe('SQLite format 3');
+    expect(bytes.byteLength).toBe((await brainOf(brainState).info()).fileBytes);
 
     const refused = await storage.importFile(new File(['definitely not sqlite '.repeat(300)], 'notes.txt'));
     expect(refused).toBeUndefined();
@@ -340,10 +366,8 @@ describe('StorageState', () => {
     await brainOf(brainState).startSession({ title: 'dropped by the import' });
     const [seen, stop] = watch(() => storage.importing.progress?.phase ?? 'idle');
     stops.push(stop);
-    const report = await storage.importFile(
-      new File([exported!.bytes as Uint8Array<ArrayBuffer>], exported!.fileName),
-    );
-    expect(report?.bytes).toBe(exported!.bytes.byteLength);
+    const report = await storage.importFile(new File([exported!.blob], exported!.fileName));
+    expect(report?.bytes).toBe(bytes.byteLength);
     expect(storage.importing.error).toBeNull();
     expect(storage.lastImport?.fileName).toBe(exported!.fileName);
     expect((await brainOf(brainState).listSessions()).map((s) => s.title)).toEqual(['kept']);

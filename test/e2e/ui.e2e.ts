@@ -132,13 +132,11 @@ test('storage: the facts, an export that imports back, and a refused file said p
   await expect(page.getByText(/^Exported .* as agent-/)).toBeVisible();
 
   // A file that is not a database is refused; nothing changes.
-  await page
-    .getByLabel('Import a database…')
-    .setInputFiles({
-      name: 'notes.zip',
-      mimeType: 'application/zip',
-      buffer: Buffer.from('PK\u0003\u0004 not a database'.repeat(100)),
-    });
+  await page.getByLabel('Import a database…').setInputFiles({
+    name: 'notes.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from('PK\u0003\u0004 not a database'.repeat(100)),
+  });
   await expect(page.getByTestId('import-error')).toContainText('This file was refused');
   await expect(page.getByTestId('import-error')).toContainText('Your current database is unchanged.');
   await saveScreenshot(page, 'storage-light');

@@ -1,6 +1,7 @@
 import { isBrainError, type ImportReport } from '../../lib/index';
 import { messageOf } from '../errors';
-import { exportFileName, readFileWithProgress } from '../files';
+import { bytesToBlob, exportFileName, readFileWithProgress } from '../files';
+import { moveToWorker } from '../transfer';
 import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
 
@@ -28,18 +29,21 @@ export class StorageState {
     this.#source = source;
   }
 
-  /** A consistent copy of agent.db, or undefined when it failed (see `exporting.error`). */
-  async exportDatabase(): Promise<{ bytes: Uint8Array; fileName: string } | undefined> {
+  /** A consistent copy of agent.db as a Blob to download, or undefined when it failed (see `exporting.error`). */
+  async exportDatabase(): Promise<{ blob: Blob; fileName: string } | undefined> {
     const brain = this.#source.brain;
     if (!brain) return undefined;
-    const size = this.#source.info?.fileBytes ?? null;
+    // The engine hands the copy over in one piece, so that phase has no counts; making the download file has.
     return this.exporting.run(
-      { phase: 'Copying the database', done: 0, total: size, unit: 'bytes' },
-      async () => {
+      { phase: 'Copying the database', done: 0, total: null, unit: 'bytes' },
+      async (report) => {
         const bytes = await brain.exportDatabase();
+        const blob = await bytesToBlob(bytes, (done, total) =>
+          report({ phase: 'Preparing the download', done, total, unit: 'bytes' }),
+        );
         const fileName = exportFileName(brain.dbName, Date.now());
-        this.lastExport = { bytes: bytes.byteLength, fileName };
-        return { bytes, fileName };
+        this.lastExport = { bytes: blob.size, fileName };
+        return { blob, fileName };
       },
     );
   }
@@ -55,7 +59,7 @@ export class StorageState {
           report({ phase: 'Reading the file', done, total, unit: 'bytes' }),
         );
         report({ phase: 'Checking and replacing the database', done: 0, total: null, unit: 'bytes' });
-        const result = await brain.importDatabase(bytes);
+        const result = await brain.importDatabase(moveToWorker(bytes));
         this.lastImport = { ...result, fileName: file.name };
         return result;
       },
