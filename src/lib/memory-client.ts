@@ -9,6 +9,7 @@ export type Caller = <K extends keyof BrainApi>(name: K) => (...args: Parameters
 export function memoryClient(call: Caller): MemoryApi {
   return {
     recordEvent: call('recordEvent'),
+    recordEvents: call('recordEvents'),
     recordInstruction: call('recordInstruction'),
     recordDecision: call('recordDecision'),
     recordFileChange: call('recordFileChange'),
@@ -30,5 +31,6 @@ export function memoryClient(call: Caller): MemoryApi {
     activeCheckpoint: call('activeCheckpoint'),
     compressContext: call('compressContext'),
     resumePoint: call('resumePoint'),
+    searchHistory: call('searchHistory'),
   };
 }

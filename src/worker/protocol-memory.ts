@@ -46,6 +46,13 @@ export interface RecordedEvent {
   readonly autoCompressError?: string;
 }
 
+export interface RecordedBatch {
+  readonly ids: readonly EventId[];
+  readonly sessionFile: SessionFileStatus;
+  readonly sessionFileError?: string;
+  readonly autoCompressed?: true;
+}
+
 interface EventTarget {
   readonly sessionId: SessionId;
   readonly taskId?: TaskId;
@@ -64,6 +71,8 @@ export interface ListEventsOptions {
 
 export interface EventsApi {
   recordEvent(input: NewEventInput): Promise<RecordedEvent>;
+  /** Up to 10 000 events in one transaction (all or none), e.g. a replay or an import. */
+  recordEvents(inputs: readonly NewEventInput[]): Promise<RecordedBatch>;
   recordInstruction(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
   recordDecision(
     input: EventTarget & { readonly text: string; readonly why?: string; readonly supersedes?: EventId },
@@ -230,4 +239,4 @@ export interface HistoryApi {
 }
 
 /** Everything issue 6 adds to the engine API. */
-export type MemoryApi = EventsApi & PlanApi & CompressionApi;
+export type MemoryApi = EventsApi & PlanApi & CompressionApi & HistoryApi;

@@ -246,3 +246,15 @@ describe('SESSION_SUMMARY.md', () => {
     expect(renderSessionSummary(cp)).not.toContain('## Notes');
   });
 });
+
+describe('SESSION_SUMMARY.md on a long session', () => {
+  it('shows the newest items of long lists and says how many older ones there are', () => {
+    const many = log(...Array.from({ length: 70 }, (_, i) => ['decision', `Decision ${i + 1}`] as ['decision', string]));
+    const md = renderSessionSummary(build(many));
+    expect(md).toContain('- Decision 70 (#70)');
+    expect(md).toContain('- Decision 21 (#21)');
+    expect(md).not.toContain('- Decision 20 (#20)');
+    expect(md).toContain('- … and 20 older decisions in force (in the checkpoint and the history).');
+    expect(build(many).decisions).toHaveLength(70);
+  });
+});

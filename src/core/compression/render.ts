@@ -19,6 +19,14 @@ export interface RenderOptions {
   readonly proseStale?: boolean;
   /** Longest text shown for one item; the whole text stays in the history (default 600). */
   readonly maxItemChars?: number;
+  /** Most items one list shows (the newest); the rest are counted, and stay in the checkpoint and the history (default 50). */
+  readonly maxListItems?: number;
+}
+
+/** The newest `max` lines, and a line that says how many older ones were left out. */
+function newest(lines: readonly string[], max: number, what: string): string[] {
+  if (lines.length <= max) return [...lines];
+  return [...lines.slice(lines.length - max), `- … and ${lines.length - max} older ${what} (in the checkpoint and the history).`];
 }
 
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -87,6 +95,7 @@ function frontMatter(cp: ActiveCheckpoint, options: RenderOptions): string {
 
 export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOptions = {}): string {
   const max = options.maxItemChars ?? 600;
+  const maxList = options.maxListItems ?? 50;
   const facts = [`session ${cp.sessionId}`];
   if (cp.taskId !== null) facts.push(`task #${cp.taskId}`);
   if (options.compressedAt != null) facts.push(`compressed ${utc(options.compressedAt)}`);
@@ -106,16 +115,20 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
     ...section('Earlier instructions', cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`)),
     ...standard(
       'decisions',
-      cp.decisions.map(
-        (d) =>
-          `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
+      newest(
+        cp.decisions.map(
+          (d) =>
+            `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
+        ),
+        maxList,
+        'decisions in force',
       ),
     ),
-    ...standard('openQuestions', cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`)),
+    ...standard('openQuestions', newest(cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`), maxList, 'open questions')),
     ...section('Answered', cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`)),
     ...section(cp.plan ? `Plan — ${done} of ${cp.plan.steps.length} done` : 'Plan', planLines(cp, max)),
-    ...standard('changedFiles', fileLines(cp, max)),
-    ...standard('validation', validationLines(cp, max)),
+    ...standard('changedFiles', newest(fileLines(cp, max), maxList, 'changed files')),
+    ...standard('validation', newest(validationLines(cp, max), maxList, 'checks')),
     ...section(
       'Last progress',
       cp.lastProgress

@@ -51,6 +51,9 @@ export interface SearchFilter {
 }
 
 const STEP_TEXT_CHARS = 4_000;
+const SUMMARY_TEXT_CHARS = 20_000;
+/** How many of the newest matches bm25 ranks (see runSearch). */
+export const RANK_WINDOW = 2_000;
 
 /** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
@@ -76,9 +79,22 @@ export function createHistoryRepo(db: SqlDriver) {
     );
   }
 
-  async function runSearch(match: string, filter: SearchFilter): Promise<HistoryHitRow[]> {
+  /**
+   * bm25 ranks every match, which for a word found in most documents means ranking most of the index. Ranking is
+   * therefore done among the newest `window` matches (found cheaply: FTS5 walks a doclist backwards by rowid), and
+   * the window doubles while filters leave fewer hits than asked for.
+   */
+  async function runSearch(match: string, filter: SearchFilter, window = RANK_WINDOW): Promise<HistoryHitRow[]> {
+    const cutoff = await db.get<{ rowid: number }>(
+      'SELECT rowid FROM history_fts WHERE history_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
+      [match, window - 1],
+    );
     const where = ['history_fts MATCH ?'];
     const params: (string | number)[] = [match];
+    if (cutoff) {
+      where.push('history_fts.rowid >= ?');
+      params.push(cutoff.rowid);
+    }
     if (filter.sessionId !== undefined) {
       where.push('d.session_id = ?');
       params.push(filter.sessionId);
@@ -100,6 +116,9 @@ export function createHistoryRepo(db: SqlDriver) {
        LIMIT ?`,
       params,
     );
+    if (cutoff && rows.length < filter.limit && (filter.sessionId !== undefined || filter.kinds !== undefined)) {
+      return runSearch(match, filter, window * 4);
+    }
     return rows.map((row) => ({
       docId: row.id,
       source: row.source,
@@ -121,14 +140,19 @@ export function createHistoryRepo(db: SqlDriver) {
   return {
     insertDoc,
 
-    /** Indexes the session's summaries not indexed yet (recorded through any API). */
-    async indexPendingSummaries(sessionId: SessionId): Promise<number> {
+    /**
+     * Indexes the session's summaries not indexed yet (recorded through any API), text bounded per summary. The
+     * engine's own checkpoint summaries (`skipKind`) are left out: they restate events that are indexed one by
+     * one, each with its precise links.
+     */
+    async indexPendingSummaries(sessionId: SessionId, skipKind: string): Promise<number> {
       const { changes } = await db.run(
         `INSERT INTO history_docs (source, source_id, session_id, task_id, kind, title, body, created_at)
-         SELECT 'summary', s.id, s.session_id, s.task_id, 'summary', 'Summary: ' || s.kind, s.content, s.created_at
+         SELECT 'summary', s.id, s.session_id, s.task_id, 'summary', 'Summary: ' || s.kind, substr(s.content, 1, ?), s.created_at
          FROM summaries s
-         WHERE s.session_id = ? AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'summary' AND h.source_id = s.id)`,
-        [sessionId],
+         WHERE s.session_id = ? AND s.kind <> ?
+           AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'summary' AND h.source_id = s.id)`,
+        [SUMMARY_TEXT_CHARS, sessionId, skipKind],
       );
       return changes;
     },

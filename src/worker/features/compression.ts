@@ -100,7 +100,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
         content: plan.markdown,
         createdAt: now,
       });
-      await history.indexPendingSummaries(sessionId);
+      await history.indexPendingSummaries(sessionId, SUMMARY_KIND);
       await history.indexPendingSteps(sessionId);
       const moved = await events.markCompressed(plan.compress.map((e) => e.id), now);
       const compressionId = await history.addCompression({

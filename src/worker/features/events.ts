@@ -1,5 +1,6 @@
 import { BrainError, isBrainError } from '../../core/errors';
 import { eventToLine } from '../../core/events/lines';
+import { recordToLine } from '../../core/formats/jsonl';
 import { eventDocument, parseEventInput, parseEventKind, type EventRecord, type SessionEvent } from '../../core/events/model';
 import { asEventId, asSessionId, type EventId, type SessionId } from '../../core/ids';
 import { requireId } from '../../core/model';
@@ -9,8 +10,21 @@ import { createPlansRepo } from '../../storage/sqlite/plans-repo';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { EngineContext } from '../context';
-import type { EventsApi, ListEventsOptions, RecordedEvent } from '../protocol-memory';
+import type { EventsApi, ListEventsOptions, RecordedBatch, RecordedEvent } from '../protocol-memory';
+
+const MAX_BATCH = 10_000;
 import { memoryPaths, type MemoryFilesProvider } from './memory-files';
+
+type LinkCache = Map<string, Promise<unknown>>;
+
+function memo<T>(cache: LinkCache, key: string, load: () => Promise<T>): Promise<T> {
+  let hit = cache.get(key) as Promise<T> | undefined;
+  if (!hit) {
+    hit = load();
+    cache.set(key, hit);
+  }
+  return hit;
+}
 
 export const errorText = (error: unknown) => (error instanceof Error ? `${isBrainError(error) ? `${error.code}: ` : ''}${error.message}` : String(error));
 
@@ -39,12 +53,15 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     return target;
   }
 
-  /** Fills defaults (the session's current task, the task's started plan step) and checks every link. */
-  async function resolveLinks(record: EventRecord): Promise<EventRecord> {
-    const session = await sessions.get(record.sessionId);
+  /**
+   * Fills defaults (the session's current task, the task's started plan step) and checks every link. `cache`
+   * shares the session/task lookups between the events of one batch (one transaction: they cannot change).
+   */
+  async function resolveLinks(record: EventRecord, cache: LinkCache): Promise<EventRecord> {
+    const session = await memo(cache, `s${record.sessionId}`, () => sessions.get(record.sessionId));
     const taskId = record.taskId ?? session.currentTaskId;
     if (taskId !== null) {
-      const task = await tasks.get(taskId);
+      const task = await memo(cache, `t${taskId}`, () => tasks.get(taskId));
       if (task.sessionId !== record.sessionId) {
         throw new BrainError('InvalidArgument', `Task ${taskId} belongs to session ${task.sessionId}, not ${record.sessionId}.`);
       }
@@ -59,7 +76,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
         }
       }
     } else if (taskId !== null && record.kind !== 'instruction') {
-      planStepId = await plans.currentStep(taskId);
+      planStepId = await memo(cache, `p${taskId}`, () => plans.currentStep(taskId));
     }
     if (record.stepId !== null) {
       const stepTask = await events.stepTask(record.stepId);
@@ -77,11 +94,11 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     return { ...record, taskId, planStepId };
   }
 
-  async function appendToSessionFile(event: SessionEvent): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
+  async function appendToSessionFile(...batch: SessionEvent[]): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
     try {
       const folder = await files();
       if (!folder) return { sessionFile: 'no-folder' };
-      await folder.appendLines(memoryPaths.session, [JSON.stringify(eventToLine(event))]);
+      await folder.appendLines(memoryPaths.session, batch.map((event) => recordToLine(eventToLine(event))));
       return { sessionFile: 'appended' };
     } catch (error) {
       return { sessionFile: 'failed', sessionFileError: errorText(error) };
@@ -89,8 +106,8 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   }
 
   /** Stores an already-parsed event inside the caller's transaction (no file write, no emit). */
-  async function insert(record: EventRecord): Promise<SessionEvent> {
-    const linked = await resolveLinks(record);
+  async function insert(record: EventRecord, cache: LinkCache = new Map()): Promise<SessionEvent> {
+    const linked = await resolveLinks(record, cache);
     const event = await events.insert(linked, clock.now());
     const doc = eventDocument(event);
     await history.insertDoc({
@@ -107,7 +124,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       body: doc.body,
       createdAt: event.createdAt,
     });
-    await sessions.touch(event.sessionId, event.createdAt);
+    if (!cache.has(`touched${event.sessionId}`)) await sessions.touch(event.sessionId, event.createdAt);
     return event;
   }
 
@@ -129,10 +146,42 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     return published(event);
   }
 
+  /** Many events in one transaction (a replay, an import): all or none; one append, one compression check. */
+  async function recordMany(inputs: unknown): Promise<RecordedBatch> {
+    if (!Array.isArray(inputs)) throw new BrainError('InvalidArgument', 'recordEvents takes an array of events.');
+    if (inputs.length > MAX_BATCH) throw new BrainError('TooLarge', `recordEvents takes at most ${MAX_BATCH} events a call; got ${inputs.length}.`);
+    const parsed = inputs.map((input, index) => {
+      try {
+        return parseEventInput(input);
+      } catch (error) {
+        if (error instanceof BrainError) throw new BrainError(error.code, `Event ${index}: ${error.message}`, error.details);
+        throw error;
+      }
+    });
+    const stored = await db.transaction(async () => {
+      const out: SessionEvent[] = [];
+      const cache: LinkCache = new Map();
+      for (const record of parsed) {
+        out.push(await insert(record, cache));
+        cache.set(`touched${record.sessionId}`, Promise.resolve(true));
+      }
+      return out;
+    });
+    const sessionIds = [...new Set(stored.map((e) => e.sessionId))];
+    for (const sessionId of sessionIds) ctx.emit({ topic: 'events', sessionId });
+    const file = stored.length === 0 ? { sessionFile: 'no-folder' as const } : await appendToSessionFile(...stored);
+    let autoCompressed = false;
+    for (const sessionId of sessionIds) {
+      const first = stored.find((e) => e.sessionId === sessionId) as SessionEvent;
+      if (hooks.afterPublish && (await hooks.afterPublish(first))) autoCompressed = true;
+    }
+    return { ids: stored.map((e) => e.id), ...file, ...(autoCompressed ? { autoCompressed: true as const } : {}) };
+  }
+
   /** Parses and stores inside the caller's transaction; publish with `published` after it commits. */
   const insertParsed = (input: unknown) => insert(parseEventInput(input));
 
-  return { ctx, hooks, record, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
+  return { ctx, hooks, record, recordMany, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;
@@ -145,6 +194,7 @@ export function createEventsFeature(log: EventLog) {
   const withKind = (kind: string, input: object, extra: object = {}) => log.record({ ...input, ...extra, kind });
   return {
     recordEvent: (input) => log.record(input),
+    recordEvents: (inputs) => log.recordMany(inputs),
     recordInstruction: (input) => withKind('instruction', input),
     recordDecision: (input) => withKind('decision', input),
     recordFileChange: (input) => withKind('file_change', input),

@@ -5,6 +5,7 @@
 import type { EngineContext } from '../context';
 import { createEventLog, createEventsFeature } from './events';
 import { createCompressionFeature } from './compression';
+import { createHistoryFeature } from './history';
 import { createPlanFeature } from './plan';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 
@@ -12,5 +13,5 @@ export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvi
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
   log.hooks.afterPublish = (event) => compression.maybeCompress(event.sessionId);
-  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature];
+  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature, createHistoryFeature(log)];
 }
