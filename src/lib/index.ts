@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
 import { memoryClient } from './memory-client';
+import { projectClient } from './project-client';
 import type { BrainApi, BrainInfo, BrainWorker, ChangeListener, OwnerEvent } from '../worker/protocol';
 
 export * from '../worker/protocol';
@@ -82,6 +83,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   const client: Omit<Brain, 'subscribe' | 'close' | 'dbName'> = {
     info: call('info'),
     ...memoryClient(call),
+    ...projectClient(call),
     startSession: call('startSession'),
     listSessions: call('listSessions'),
     getSession: call('getSession'),

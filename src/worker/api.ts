@@ -6,6 +6,7 @@ import { pageStats } from '../storage/sqlite/health';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createCoreFeature } from './features/core';
 import { createMemoryFeatures } from './features/memory';
+import { createProjectFeature } from './features/project';
 import type { MemoryFilesProvider } from './features/memory-files';
 import type { BrainApi, BrainChange, BrainInfo, ChangeListener } from './protocol';
 
@@ -95,6 +96,7 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   };
 
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles));
+  const project = createProjectFeature(ctx);
+  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api);
   return serialise(api, new Set(['subscribe']));
 }

@@ -11,11 +11,15 @@ export type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStat
 export type { BrainErrorData, ErrorCode } from '../core/errors';
 export * from './protocol-memory';
 import type { MemoryApi } from './protocol-memory';
+export * from './protocol-project';
+import type { ProjectApi } from './protocol-project';
 
-export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans';
+export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans' | 'project';
 
 export interface BrainChange {
   readonly topic: ChangeTopic;
+  /** For `project`: the file that changed (absent when the whole project did: opened, closed, imported). */
+  readonly path?: string;
   readonly sessionId?: SessionId;
   readonly taskId?: TaskId;
 }
@@ -108,7 +112,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & ProjectApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */
