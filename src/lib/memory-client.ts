@@ -32,5 +32,6 @@ export function memoryClient(call: Caller): MemoryApi {
     compressContext: call('compressContext'),
     resumePoint: call('resumePoint'),
     searchHistory: call('searchHistory'),
+    draftSkillFromTask: call('draftSkillFromTask'),
   };
 }

@@ -238,5 +238,24 @@ export interface HistoryApi {
   searchHistory(query: string, options?: SearchHistoryOptions): Promise<{ hits: HistoryHit[]; matched: 'all' | 'any' | 'none' }>;
 }
 
+export interface SkillDraftResult {
+  readonly taskId: TaskId;
+  /** The skill name (from the task title unless given) and where saveSkill would put it. */
+  readonly name: string;
+  readonly path: string;
+  readonly description: string;
+  /** The SKILL.md draft: front matter (name, description) and the instructions. */
+  readonly text: string;
+  readonly steps: readonly string[];
+  readonly validations: readonly { readonly name: string; readonly runs: number; readonly failedRuns: number }[];
+  /** A skill of that name exists already (saving with expectedVersion null would be a Conflict); null with no folder. */
+  readonly exists: boolean | null;
+}
+
+export interface SkillsApi {
+  /** A SKILL.md draft from a finished task whose validation passed; `Conflict` for any other task. Writes nothing. */
+  draftSkillFromTask(taskId: TaskId, options?: { readonly name?: string }): Promise<SkillDraftResult>;
+}
+
 /** Everything issue 6 adds to the engine API. */
-export type MemoryApi = EventsApi & PlanApi & CompressionApi & HistoryApi;
+export type MemoryApi = EventsApi & PlanApi & CompressionApi & HistoryApi & SkillsApi;

@@ -7,11 +7,12 @@ import { createEventLog, createEventsFeature } from './events';
 import { createCompressionFeature } from './compression';
 import { createHistoryFeature } from './history';
 import { createPlanFeature } from './plan';
+import { createSkillsFeature } from './skills';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 
 export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvider = noMemoryFiles): object[] {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
   log.hooks.afterPublish = (event) => compression.maybeCompress(event.sessionId);
-  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature, createHistoryFeature(log)];
+  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature, createHistoryFeature(log), createSkillsFeature(log, files)];
 }
