@@ -12,6 +12,8 @@ import type { BrainApi, BrainInfo, BrainWorker, ChangeListener, OwnerEvent } fro
 
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
+export * from './project-folder';
+export { renderMarkdown, type RenderMarkdownOptions } from './markdown';
 
 export interface OpenBrainOptions {
   /** The database file in OPFS; give each brain its own so several can coexist. Default `agent.db`. */

@@ -1,0 +1,158 @@
+/**
+ * Main-thread helpers for choosing a project folder. The picker and permission prompts need a user gesture and a
+ * window, so they cannot run in the worker: the UI calls these from a click and passes the handle (or the files)
+ * to the brain (`openProject({ kind: 'handle', handle })`, `importFolderFiles(files, { name })`).
+ *
+ * - Chromium: `pickProjectFolder()` opens the picker (read-write) and remembers the handle in IndexedDB. After a
+ *   reload, `rememberedProjectFolder()` returns it with its permission state; when that is `prompt`, show an
+ *   "Allow access to <name>" button whose click calls `requestProjectFolderAccess(handle)`.
+ * - Other browsers: an `<input type="file" webkitdirectory>` or a drop gives files; `filesFromFileList` /
+ *   `filesFromDataTransfer` turn them into project-relative `{ path, data }` for `importFolderFiles`.
+ */
+import { BrainError } from '../core/errors';
+import type { ProjectFileInput } from '../worker/protocol-project';
+
+/** Chromium's permission methods on handles and the picker (not yet in TypeScript's DOM types). */
+interface PermissionedHandle extends FileSystemDirectoryHandle {
+  queryPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
+  requestPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
+}
+type DirectoryPicker = (options?: { id?: string; mode?: 'read' | 'readwrite'; startIn?: string }) => Promise<FileSystemDirectoryHandle>;
+
+const dbName = 'agent-brain-project-folders';
+const storeName = 'handles';
+const key = 'current';
+
+/** Folders never imported: version control and dependency caches (they can be huge and are not the agent's). */
+const skipped = new Set(['.git', 'node_modules']);
+
+export function supportsFolderPicker(): boolean {
+  return typeof window !== 'undefined' && typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+}
+
+function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(dbName, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(storeName);
+    open.onerror = () => reject(new BrainError('Internal', `IndexedDB could not be opened: ${open.error?.message ?? 'unknown error'}`));
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction(storeName, mode);
+      const request = run(tx.objectStore(storeName));
+      tx.oncomplete = () => {
+        db.close();
+        resolve(request.result as T);
+      };
+      tx.onerror = tx.onabort = () => {
+        db.close();
+        reject(new BrainError('Internal', `IndexedDB failed: ${tx.error?.message ?? 'aborted'}`));
+      };
+    };
+  });
+}
+
+/** Remembers `handle` as the current project folder (handles survive reloads in IndexedDB). */
+export async function rememberProjectFolder(handle: FileSystemDirectoryHandle): Promise<void> {
+  await idb('readwrite', (store) => store.put(handle, key));
+}
+
+export async function forgetProjectFolder(): Promise<void> {
+  await idb('readwrite', (store) => store.delete(key));
+}
+
+/**
+ * Opens the folder picker (call from a click). Returns null when the user cancels; the chosen handle is
+ * remembered for the next visit.
+ */
+export async function pickProjectFolder(): Promise<FileSystemDirectoryHandle | null> {
+  const picker = (window as unknown as { showDirectoryPicker?: DirectoryPicker }).showDirectoryPicker;
+  if (typeof picker !== 'function') {
+    throw new BrainError('InvalidArgument', 'This browser cannot open a folder directly; import the folder (or a zip) instead.');
+  }
+  let handle: FileSystemDirectoryHandle;
+  try {
+    handle = await picker.call(window, { id: 'agent-brain-project', mode: 'readwrite' });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') return null;
+    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError')) {
+      throw new BrainError('PermissionDenied', 'The browser refused to open the folder picker here (it needs a click, and a folder it allows).');
+    }
+    throw error;
+  }
+  await rememberProjectFolder(handle);
+  return handle;
+}
+
+/** The folder remembered from an earlier visit and whether it may be used now ('prompt': ask on a click). */
+export async function rememberedProjectFolder(): Promise<{ handle: FileSystemDirectoryHandle; permission: PermissionState } | null> {
+  const handle = await idb<FileSystemDirectoryHandle | undefined>('readonly', (store) => store.get(key));
+  if (!handle) return null;
+  const query = (handle as PermissionedHandle).queryPermission;
+  const permission = typeof query === 'function' ? await query.call(handle, { mode: 'readwrite' }) : 'granted';
+  return { handle, permission };
+}
+
+/** Asks the user to allow reading and writing the folder again (call from a click). True when granted. */
+export async function requestProjectFolderAccess(handle: FileSystemDirectoryHandle): Promise<boolean> {
+  const request = (handle as PermissionedHandle).requestPermission;
+  if (typeof request !== 'function') return true;
+  try {
+    return (await request.call(handle, { mode: 'readwrite' })) === 'granted';
+  } catch (error) {
+    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError')) {
+      throw new BrainError('PermissionDenied', 'The browser only asks for folder access from a click: press the button again.');
+    }
+    throw error;
+  }
+}
+
+/** The path below the chosen folder: `myproj/src/a.ts` → `src/a.ts` when every file shares `myproj/`. */
+function stripCommonRoot(paths: readonly string[]): string[] {
+  const first = paths[0]?.split('/')[0];
+  const shared = first !== undefined && paths.every((p) => p.includes('/') && p.split('/')[0] === first);
+  return shared ? paths.map((p) => p.slice((first as string).length + 1)) : [...paths];
+}
+
+const isSkipped = (path: string) => path.split('/').some((segment) => skipped.has(segment));
+
+/** Files from `<input type="file" webkitdirectory>` as project-relative inputs (`.git`, `node_modules` left out). */
+export function filesFromFileList(list: FileList | readonly File[]): ProjectFileInput[] {
+  const files = [...list];
+  const paths = stripCommonRoot(files.map((f) => f.webkitRelativePath || f.name));
+  return files.map((data, i) => ({ path: paths[i] as string, data })).filter((f) => !isSkipped(f.path));
+}
+
+async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
+  const reader = dir.createReader();
+  const out: FileSystemEntry[] = [];
+  // readEntries returns at most ~100 entries per call; keep reading until it returns none.
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) return out;
+    out.push(...batch);
+  }
+}
+
+async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInput[]): Promise<void> {
+  const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+  if (entry.isFile) {
+    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    out.push({ path, data: file });
+  } else if (entry.isDirectory && !skipped.has(entry.name)) {
+    for (const child of await entriesOf(entry as FileSystemDirectoryEntry)) await walk(child, path, out);
+  }
+}
+
+/** Files from a drag and drop (a folder, or several files) as project-relative inputs. */
+export async function filesFromDataTransfer(transfer: DataTransfer): Promise<ProjectFileInput[]> {
+  // Entries must be taken synchronously, before the drop event's data store is cleared.
+  const entries = [...transfer.items].map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
+  const out: ProjectFileInput[] = [];
+  const single = entries.length === 1 && entries[0]?.isDirectory ? entries[0] : null;
+  if (single) {
+    for (const child of await entriesOf(single as FileSystemDirectoryEntry)) await walk(child, '', out);
+  } else {
+    for (const entry of entries) await walk(entry, '', out);
+  }
+  return out;
+}
