@@ -109,6 +109,77 @@ export function seedSessions(page: Page): Promise<Seeded> {
     await brain.setTaskState(docs, 'failed');
     await brain.setTaskState(lexer, 'waiting_user');
     await brain.setCurrentTask(sessionId, parser);
+
+    // The plan and what the agent recorded while following it.
+    await brain.recordInstruction({
+      sessionId,
+      taskId: parser,
+      text: 'Make the parser accept trailing commas in lists.',
+    });
+    const { plan: made } = await brain.createPlan({
+      taskId: parser,
+      goal: 'Lists accept trailing commas',
+      steps: [
+        { what: 'Reproduce the failure with a test', why: 'so the fix is proven' },
+        { what: 'Rewrite parseList', why: 'the regex patch could not handle nesting' },
+        { what: 'Run the whole test suite' },
+        { what: 'Document the grammar change' },
+      ],
+    });
+    const [reproduce, rewrite, suite] = made.steps;
+    await brain.startPlanStep(reproduce!.id);
+    await brain.recordValidation({
+      sessionId,
+      taskId: parser,
+      planStepId: reproduce!.id,
+      name: 'npm test -- lists',
+      result: 'failed',
+      text: '2 failing',
+    });
+    await brain.completePlanStep(reproduce!.id);
+    await brain.appendProgress({
+      taskId: parser,
+      text: 'Reproduced: two list tests fail on trailing commas.',
+      next: 'Rewrite parseList',
+      planStepId: reproduce!.id,
+    });
+    const { id: regex } = await brain.recordDecision({
+      sessionId,
+      taskId: parser,
+      text: 'Patch the list regex',
+      why: 'smallest change',
+    });
+    await brain.recordDecision({
+      sessionId,
+      taskId: parser,
+      text: 'Rewrite parseList as a loop',
+      why: 'the regex cannot see nesting',
+      supersedes: regex,
+    });
+    await brain.startPlanStep(rewrite!.id);
+    await brain.recordFileChange({
+      sessionId,
+      taskId: parser,
+      path: 'src/parser.ts',
+      change: 'modified',
+      text: 'parseList rewritten',
+    });
+    await brain.completePlanStep(rewrite!.id);
+    await brain.startPlanStep(suite!.id);
+    await brain.recordValidation({
+      sessionId,
+      taskId: parser,
+      planStepId: suite!.id,
+      name: 'npm test',
+      result: 'passed',
+      text: '43 passed',
+    });
+    await brain.appendProgress({
+      taskId: parser,
+      text: 'All 43 tests pass after the rewrite.',
+      next: 'Document the grammar change',
+      planStepId: suite!.id,
+    });
     return { sessionId, otherSessionId, tasks: { plan, parser, lexer, tokens, docs, oldTry } };
   }) as Promise<Seeded>;
 }

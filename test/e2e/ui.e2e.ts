@@ -94,6 +94,50 @@ test('sessions & tasks: timeline, task graph, filter by state, a task with its s
   await expect(timeline).toContainText('Add a CI workflow');
 });
 
+test('plan & progress: the resume point first, the checklist with done / in progress / next, the log', async () => {
+  await page.getByRole('link', { name: 'Plan & progress' }).click();
+  await page.getByLabel('Session').selectOption({ label: 'Fix the parser' });
+  const resume = page.getByTestId('resume-point');
+  await expect(resume).toContainText('next:');
+  await expect(resume).toContainText('Run the whole test suite');
+  await expect(page.getByTestId('goal')).toContainText('Lists accept trailing commas');
+
+  const checklist = page.getByTestId('checklist').getByRole('listitem');
+  await expect(checklist).toHaveCount(4);
+  await expect(checklist.nth(0)).toContainText('done');
+  await expect(checklist.nth(1)).toContainText('done');
+  await expect(checklist.nth(2)).toContainText('in progress');
+  await expect(checklist.nth(2)).toHaveAttribute('aria-current', 'step');
+  await expect(checklist.nth(2)).toContainText('next');
+  await expect(checklist.nth(3)).toContainText('to do');
+  await expect(page.getByText('2 of 4 steps finished')).toBeVisible();
+
+  const log = page.getByTestId('progress-log').getByRole('listitem');
+  await expect(log.first()).toContainText('All 43 tests pass after the rewrite.');
+  await expect(log.first()).toContainText('next: Document the grammar change');
+  await expect(page.getByTestId('progress-log')).toContainText(
+    'Finished 1. Reproduce the failure with a test',
+  );
+  await expect(page.getByTestId('validations-done')).toContainText('npm test');
+  await expect(page.getByTestId('files-changed')).toContainText('src/parser.ts');
+  await expect(page.getByText('Rewrite parseList as a loop')).toBeVisible();
+  await expect(page.getByText('Patch the list regex')).toHaveCount(0); // superseded: no longer in force
+  await saveScreenshot(page, 'plan-light');
+  await expectAccessible(page, 'plan & progress');
+
+  // The agent moves on: the view follows.
+  await page.evaluate(async (taskId) => {
+    const brain = globalThis.agentBrain!;
+    const plan = (await brain.getPlan(taskId as never))!;
+    await brain.completePlanStep(plan.steps[2]!.id);
+  }, seeded.tasks.parser);
+  await expect(resume).toContainText('Document the grammar change');
+  await expect(checklist.nth(3)).toHaveAttribute('aria-current', 'step');
+
+  await page.getByRole('button', { name: 'Compress the context now' }).click();
+  await expect(page.getByTestId('compressed')).toContainText(/Compressed: \d+ events moved to the history/);
+});
+
 test('sessions view follows a running agent live', async () => {
   await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.lexer}`);
   const detail = page.getByTestId('task-detail');
@@ -182,7 +226,7 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
   try {
     await page.goto(`/#/sessions?session=${seeded.sessionId}`);
     await expect(page.getByTestId('task-detail')).toBeVisible();
-    for (const view of ['sessions', 'storage']) {
+    for (const view of ['plan', 'sessions', 'storage']) {
       await page.goto(`/#/${view}?session=${seeded.sessionId}`);
       await page.waitForFunction(() => globalThis.agentBrain !== undefined);
       await expect(page.locator('main')).not.toBeEmpty();
@@ -199,12 +243,11 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
     await expect(page.getByRole('button', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('link', { name: 'Sessions & tasks' })).toBeFocused();
+    const firstView = page.getByRole('navigation', { name: 'Views' }).getByRole('link').first();
+    await expect(firstView).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('link', { name: 'Sessions & tasks' })).toHaveAttribute(
-      'aria-current',
-      'page',
-    );
+    await expect(firstView).toHaveAttribute('aria-current', 'page');
+    expect(new URL(page.url()).hash).toBe(await firstView.getAttribute('href'));
   } finally {
     await page.setViewportSize({ width: 1280, height: 720 });
   }

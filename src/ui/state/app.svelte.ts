@@ -1,5 +1,6 @@
 import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
+import { PlanState } from './plan.svelte';
 import { Router } from './router.svelte';
 import { SessionsState } from './sessions.svelte';
 import { StorageState } from './storage.svelte';
@@ -11,6 +12,7 @@ export interface AppModel {
   readonly router: Router;
   readonly theme: ThemeState;
   readonly sessions: SessionsState;
+  readonly plan: PlanState;
   readonly storage: StorageState;
 }
 
@@ -21,6 +23,7 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     router: new Router(),
     theme: new ThemeState(),
     sessions: new SessionsState(brain),
+    plan: new PlanState(brain),
     storage: new StorageState(brain),
   };
 }
