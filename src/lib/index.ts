@@ -106,6 +106,12 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     integrityCheck: call('integrityCheck'),
     exportDatabase: call('exportDatabase'),
     importDatabase: call('importDatabase'),
+    checkpointFile: call('checkpointFile'),
+    checkpointFiles: call('checkpointFiles'),
+    listCheckpoints: call('listCheckpoints'),
+    readCheckpoint: call('readCheckpoint'),
+    readCheckpoints: call('readCheckpoints'),
+    diffCheckpoint: call('diffCheckpoint'),
   };
 
   return {

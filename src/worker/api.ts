@@ -8,6 +8,7 @@ import { createCoreFeature } from './features/core';
 import { createMemoryFeatures } from './features/memory';
 import { createProjectFeature } from './features/project';
 import type { MemoryFilesProvider } from './features/memory-files';
+import { createCheckpointsFeature } from './features/checkpoints';
 import type { BrainApi, BrainChange, BrainInfo, ChangeListener } from './protocol';
 
 export interface EngineDeps {
@@ -97,6 +98,6 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   };
 
   const project = createProjectFeature(ctx);
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api);
+  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, createCheckpointsFeature(ctx));
   return serialise(api, new Set(['subscribe']));
 }

@@ -7,12 +7,15 @@ export interface EngineLimits {
   readonly maxTitleChars: number;
   readonly maxMessageChars: number;
   readonly maxStepJsonChars: number;
+  /** Checkpoint bodies larger than this are recorded as "not checkpointed: too large" (size kept, bytes not). */
+  readonly maxCheckpointBodyBytes: number;
 }
 
 export const defaultLimits: EngineLimits = {
   maxTitleChars: 500,
   maxMessageChars: 1_000_000,
   maxStepJsonChars: 8_000_000,
+  maxCheckpointBodyBytes: 32 * 1024 * 1024,
 };
 
 /** What every feature module gets: the one connection, a clock, and a way to announce committed changes. */

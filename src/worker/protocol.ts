@@ -5,6 +5,7 @@
  */
 import type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
 import type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
+import type { CheckpointsApi } from './protocol-checkpoints';
 
 export type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
 export type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
@@ -13,6 +14,7 @@ export * from './protocol-memory';
 import type { MemoryApi } from './protocol-memory';
 export * from './protocol-project';
 import type { ProjectApi } from './protocol-project';
+export * from './protocol-checkpoints';
 
 export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans' | 'project';
 
@@ -112,7 +114,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & ProjectApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */
