@@ -31,5 +31,7 @@ export function projectClient(call: Caller): ProjectApi {
     importFolderFiles: call('importFolderFiles'),
     exportProjectZip: call('exportProjectZip'),
     importProjectZip: call('importProjectZip'),
+    planRestore: call('planRestore'),
+    restoreCheckpoints: call('restoreCheckpoints'),
   };
 }

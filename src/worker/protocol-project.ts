@@ -4,6 +4,7 @@
  * caller passes to `openProject` (handles are structured-cloneable). Documented in /work/notes/api-project.md.
  */
 import type { AgentFileKind, AgentFileView, AgentLogEntry, FormatProblem, JsonlLine, OtherAgentConvention } from '../core/formats';
+import type { CheckpointEntryId, TaskId } from '../core/ids';
 import type { Json } from '../core/model';
 
 export type {
@@ -143,6 +144,47 @@ export interface ProjectImportResult {
   readonly bytes: number;
 }
 
+/** What to roll back: some checkpoint entries, or every entry of a task. */
+export type RestoreTarget = { readonly entryIds: readonly CheckpointEntryId[] } | { readonly taskId: TaskId };
+
+/**
+ * - `clean`: as the checkpoint left it — safe to restore;
+ * - `changed`: changed since the checkpoint's after-state — restoring overwrites that, so the user decides;
+ * - `already-restored`: already holds the before-state — nothing to write;
+ * - `unavailable`: cannot be restored (`reason`: bodies removed by cleanup, too large, path outside the project…).
+ */
+export type RestoreFileState = 'clean' | 'changed' | 'already-restored' | 'unavailable';
+
+export interface RestoreFilePlan {
+  readonly path: string;
+  /** The entries for this path, oldest first: it goes back to the oldest one's before-state. */
+  readonly entryIds: readonly CheckpointEntryId[];
+  /** `delete` when the file did not exist before; `none` when nothing is to be written. */
+  readonly action: 'write' | 'delete' | 'none';
+  readonly state: RestoreFileState;
+  readonly reason: string | null;
+  /** The file's version now (null: absent); pass it back in `restoreCheckpoints` to confirm this file. */
+  readonly currentVersion: FileVersion | null;
+  readonly taskIds: readonly TaskId[];
+}
+
+export interface RestorePlan {
+  readonly target: RestoreTarget;
+  readonly files: readonly RestoreFilePlan[];
+}
+
+export interface RestoreInput {
+  readonly target: RestoreTarget;
+  /** The files the user confirmed (changed ones only if they chose to overwrite), with the plan's versions. */
+  readonly files: readonly { readonly path: string; readonly expectedVersion: FileVersion | null }[];
+}
+
+export interface RestoreResult {
+  /** The task the restore was recorded under (its checkpoint entries undo it); null when nothing was written. */
+  readonly restoreTaskId: TaskId | null;
+  readonly restored: readonly { readonly path: string; readonly entryId: CheckpointEntryId; readonly action: 'write' | 'delete' }[];
+}
+
 export interface ProjectApi {
   openProject(source: ProjectSource): Promise<ProjectInfo>;
   closeProject(): Promise<void>;
@@ -175,4 +217,13 @@ export interface ProjectApi {
   importFolderFiles(files: readonly ProjectFileInput[], options: ProjectImportOptions): Promise<ProjectImportResult>;
   exportProjectZip(): Promise<Uint8Array>;
   importProjectZip(bytes: Uint8Array, options: ProjectImportOptions): Promise<ProjectImportResult>;
+
+  /** Which files a rollback would write, each flagged if it changed since the checkpoint. Writes nothing. */
+  planRestore(target: RestoreTarget): Promise<RestorePlan>;
+  /**
+   * Writes the before-states of the confirmed files (a file changed since the plan: `Conflict`, nothing
+   * written) and checkpoints the restore itself under a new "Restore: …" task, so `planRestore({ taskId })` of
+   * that task undoes it.
+   */
+  restoreCheckpoints(input: RestoreInput): Promise<RestoreResult>;
 }

@@ -5,7 +5,8 @@
  */
 import { BrainError } from '../../core/errors';
 import { otherAgentConvention, skillFilePath, skillNameProblem, validateSkillText } from '../../core/formats';
-import type { Json } from '../../core/model';
+import { asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { requireId, type Json } from '../../core/model';
 import { isAgentPath, normaliseProjectDir, normaliseProjectPath } from '../../core/paths';
 import { seedDemoProject } from '../../storage/agent-folder/demo-project';
 import { defaultFolderLimits, skippedDirectoryNames, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
@@ -23,17 +24,39 @@ import {
   type OpfsRoot,
 } from '../../storage/agent-folder/opfs-projects';
 import { agentFolderState, listAgentFiles, listOtherAgentMemory, listSkills, readTextFile } from '../../storage/agent-folder/project-files';
+import { applyRestore, planRestore, type CheckpointBody, type RestoreCheckpointPort } from '../../storage/agent-folder/restore';
 import { createAgentSkeleton } from '../../storage/agent-folder/skeleton';
 import { encodeText } from '../../storage/agent-folder/text';
 import { exportFolderZip, filesFromZip } from '../../storage/agent-folder/zip';
+import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { EngineContext } from '../context';
 import type { MemoryFiles, MemoryFilesProvider } from './memory-files';
-import type { ProjectApi, ProjectInfo, ProjectSource, WriteFileOptions, WrittenFile } from '../protocol-project';
+import type {
+  ProjectApi,
+  ProjectInfo,
+  ProjectSource,
+  RestoreInput,
+  RestorePlan,
+  RestoreResult,
+  RestoreTarget,
+  WriteFileOptions,
+  WrittenFile,
+} from '../protocol-project';
+
+/** The checkpoint store as rollback uses it: read entries, and record the restore's own changes. */
+export interface ProjectCheckpointPort extends RestoreCheckpointPort {
+  checkpointFiles(
+    inputs: readonly { readonly taskId: TaskId; readonly path: string; readonly before: CheckpointBody; readonly after: CheckpointBody }[],
+  ): Promise<{ readonly ids: readonly CheckpointEntryId[] }>;
+}
 
 export interface ProjectFeatureOptions {
   /** Where OPFS projects live (tests may pass their own directory). */
   readonly opfsRoot?: OpfsRoot;
   readonly folderLimits?: Partial<FolderLimits>;
+  /** The checkpoint store, for rollback (looked up when a restore runs). */
+  readonly checkpoints?: () => ProjectCheckpointPort;
 }
 
 /** Largest text or file a caller may write in one call. */
@@ -176,6 +199,36 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     return port;
   };
 
+  function checkpointStore(): ProjectCheckpointPort {
+    const port = options.checkpoints?.();
+    if (!port) throw new BrainError('Internal', 'Rollback needs the checkpoint store, which this engine was built without.');
+    return port;
+  }
+
+  function requireTarget(target: RestoreTarget): RestoreTarget {
+    if (target && 'taskId' in target) return { taskId: asTaskId(requireId(target.taskId, 'taskId')) };
+    if (target && Array.isArray((target as { entryIds?: unknown }).entryIds)) {
+      return { entryIds: target.entryIds.map((id) => requireId(id, 'entryIds[]') as CheckpointEntryId) };
+    }
+    throw new BrainError('InvalidArgument', 'A restore names checkpoint entries ({ entryIds: [...] }) or a task ({ taskId }).');
+  }
+
+  /** A finished "Restore: …" task beside the restored task(s), holding the restore's own checkpoint entries. */
+  async function restoreTask(taskIds: readonly TaskId[]): Promise<TaskId> {
+    const now = ctx.clock.now();
+    const tasks = createTasksRepo(ctx.db);
+    const sessions = createSessionsRepo(ctx.db);
+    return ctx.db.transaction(async () => {
+      const originals = await Promise.all(taskIds.map((id) => tasks.get(id)));
+      const first = originals[0];
+      const sessionId = first?.sessionId ?? (await sessions.create('Restores', now));
+      const title = `Restore: ${originals.map((t) => t.title).join(', ') || 'checkpoint entries'}`.slice(0, ctx.limits.maxTitleChars);
+      const id = await tasks.insert({ sessionId, title, parentTaskId: null, references: originals.map((t) => ({ to: t.id, kind: 'reference' as const })), now });
+      await tasks.setState(id, 'done', now);
+      return id;
+    });
+  }
+
   const api = {
     async openProject(source: ProjectSource) {
       const opened = await openFolder(source);
@@ -301,6 +354,34 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     async importProjectZip(bytes: Uint8Array, options: { readonly name: string; readonly replace?: boolean }) {
       const { files, directories } = filesFromZip(bytes);
       return importInto(options?.name, options?.replace, (target) => writeImportedFiles(target, files, directories));
+    },
+
+    async planRestore(target: RestoreTarget): Promise<RestorePlan> {
+      const checked = requireTarget(target);
+      const { files } = await planRestore(folder(), checkpointStore(), checked);
+      return { target: checked, files: files as RestorePlan['files'] };
+    },
+
+    async restoreCheckpoints(input: RestoreInput): Promise<RestoreResult> {
+      const target = requireTarget(input?.target);
+      const f = folder();
+      const store = checkpointStore();
+      const plan = await planRestore(f, store, target);
+      const { applied, failure } = await applyRestore(f, plan, input.files);
+      if (applied.length === 0) {
+        if (failure) throw failure;
+        return { restoreTaskId: null, restored: [] };
+      }
+      const taskIds = [...new Set(plan.files.filter((row) => applied.some((a) => a.path === row.path)).flatMap((row) => row.taskIds))].map(asTaskId);
+      const taskId = await restoreTask(taskIds);
+      const { ids } = await store.checkpointFiles(applied.map((a) => ({ taskId, path: a.path, before: a.previous, after: a.restored })));
+      for (const a of applied) changed(a.path);
+      ctx.emit({ topic: 'tasks', taskId });
+      if (failure) throw failure;
+      return {
+        restoreTaskId: taskId,
+        restored: applied.map((a, i) => ({ path: a.path, entryId: ids[i] as CheckpointEntryId, action: a.restored === null ? ('delete' as const) : ('write' as const) })),
+      };
     },
   } satisfies ProjectApi;
 
