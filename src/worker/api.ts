@@ -97,7 +97,8 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   };
 
-  const project = createProjectFeature(ctx);
+  // Rollback reads and records checkpoints through the assembled API (looked up at call time).
+  const project = createProjectFeature(ctx, { checkpoints: () => api });
   const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, createCheckpointsFeature(ctx));
   return serialise(api, new Set(['subscribe']));
 }
