@@ -5,6 +5,7 @@ import type { Database } from '../storage/sqlite/database';
 import { pageStats } from '../storage/sqlite/health';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createCoreFeature } from './features/core';
+import { createLifecycleFeature, type LifecycleOptions } from './features/lifecycle';
 import { createMemoryFeatures } from './features/memory';
 import { createProjectFeature } from './features/project';
 import type { MemoryFilesProvider } from './features/memory-files';
@@ -18,6 +19,8 @@ export interface EngineDeps {
   readonly limits?: Partial<EngineLimits>;
   /** Browser storage facts (quota, persistence); absent in Node. */
   readonly storageEstimate?: () => Promise<Pick<BrainInfo, 'quota' | 'persisted'>>;
+  /** Cleanup: automatic passes (on by default) and their timings; tests inject timers or a checkpoint port. */
+  readonly lifecycle?: LifecycleOptions;
   /** The project's .agent folder for the memory features (tests inject one; default: the open project, if any). */
   readonly memoryFiles?: MemoryFilesProvider;
 }
@@ -99,6 +102,7 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
 
   // Rollback reads and records checkpoints through the assembled API (looked up at call time).
   const project = createProjectFeature(ctx, { checkpoints: () => api });
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, createCheckpointsFeature(ctx));
-  return serialise(api, new Set(['subscribe']));
+  const cleanupFeature = createLifecycleFeature(ctx, deps);
+  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, createCheckpointsFeature(ctx), cleanupFeature.api);
+  return cleanupFeature.start(serialise(api, new Set(['subscribe'])));
 }

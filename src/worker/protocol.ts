@@ -10,6 +10,8 @@ import type { CheckpointsApi } from './protocol-checkpoints';
 export type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
 export type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
 export type { BrainErrorData, ErrorCode } from '../core/errors';
+export * from './protocol-lifecycle';
+import type { LifecycleApi } from './protocol-lifecycle';
 export * from './protocol-memory';
 import type { MemoryApi } from './protocol-memory';
 export * from './protocol-project';
@@ -114,7 +116,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */
