@@ -154,3 +154,19 @@ describe('PLAN.md sync', () => {
     expect(syncPlanText(withoutLast, plan, 'Add CSV export')).toBe(text);
   });
 });
+
+describe('a new plan where PLAN.md holds another one', () => {
+  it('archives the earlier plan beside it and starts PLAN.md afresh', async () => {
+    const folder = fakeMemoryFiles();
+    const earlier = '---\nversion: 1\n---\n\n# Plan: Old work\n\n## Steps\n\n- [x] Reproduce {#reproduce}\n- [ ] Fix {#fix}\n';
+    folder.edit(PLAN, earlier);
+    const { api } = await memoryBrain({ memoryFiles: folder.provider });
+    const { id: sessionId } = await api.startSession();
+    const { id: taskId } = await api.startTask({ sessionId, title: 'New work' });
+    const created = await api.createPlan({ taskId, goal: 'g', steps: [{ what: 'one' }] });
+    expect(created.planFile).toBe('written');
+    const archived = [...folder.texts.entries()].filter(([path]) => path.startsWith('.agent/plan/archive/PLAN-'));
+    expect(archived.map(([, text]) => text)).toEqual([earlier]);
+    expect(parsePlan(folder.texts.get(PLAN) ?? '').items.map((i) => i.text)).toEqual(['one']);
+  });
+});

@@ -40,6 +40,17 @@ export function syncPlanText(existing: string | null, plan: Plan, title: string)
   return text;
 }
 
+/** PLAN.md holds another plan (items, none of them this plan's): a new plan archives it instead of merging. */
+export function holdsAnotherPlan(text: string | null, plan: Plan): boolean {
+  if (text === null) return false;
+  const items = parsePlan(text).items;
+  const ours = new Set(plan.steps.map((s) => planItemId(s.id)));
+  return items.length > 0 && !items.some((item) => item.id !== null && ours.has(item.id));
+}
+
+/** Where an earlier plan goes when a new one replaces it: beside it, named by the time it was replaced. */
+export const archivedPlanPath = (now: number) => `.agent/plan/archive/PLAN-${new Date(now).toISOString().replace(/[:.]/g, '-')}.md`;
+
 export interface ProgressNote {
   readonly time: number;
   readonly kind: 'started' | 'done' | 'skipped' | 'note' | 'next';

@@ -3,7 +3,7 @@ import { asPlanStepId, type PlanStepId } from '../../core/events/model';
 import { asTaskId, type TaskId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import { checkTransition, parsePlanSteps, type Plan, type PlanStep, type PlanStepState } from '../../core/plan/model';
-import { appendProgressNotes, syncPlanText, type ProgressNote } from '../../core/plan/plan-file';
+import { appendProgressNotes, archivedPlanPath, holdsAnotherPlan, renderPlanText, syncPlanText, type ProgressNote } from '../../core/plan/plan-file';
 import type { PlanApi, PlanChange, PlanFileStatus, RecordedEvent } from '../protocol-memory';
 import { errorText, type EventLog } from './events';
 import { memoryPaths, updateFile, type MemoryFilesProvider } from './memory-files';
@@ -38,7 +38,14 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
       if (!folder) return { planFile: 'no-folder' };
       if (plan) {
         const { task } = await sessionOf(taskId);
-        await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, plan, task.title));
+        const current = await folder.read(memoryPaths.plan);
+        if (current && holdsAnotherPlan(current.text, plan)) {
+          // Another task's plan is there: keep it, beside, and start PLAN.md afresh (never merge two plans).
+          await folder.write(archivedPlanPath(clock.now()), current.text, null);
+          await folder.write(memoryPaths.plan, renderPlanText(plan, task.title), current.version);
+        } else {
+          await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, plan, task.title));
+        }
       }
       if (notes.length > 0) await updateFile(folder, memoryPaths.progress, (text) => appendProgressNotes(text, notes));
       return { planFile: 'written' };
