@@ -170,3 +170,32 @@ describe('import and export', () => {
     expect((await b.listProjects()).map((p) => p.name)).not.toContain(first);
   });
 });
+
+describe('the memory features write through the open project', () => {
+  it('plan mode and compression land in .agent files that parse without problems', async () => {
+    const b = await brain();
+    await b.openProject({ kind: 'opfs', name: unique('memory-port'), create: true });
+    await b.createAgentFolder();
+    const { id: sessionId } = await b.startSession({ title: 'port' });
+    const { id: taskId } = await b.startTask({ sessionId, title: 'Fix paginate' });
+
+    const created = await b.createPlan({ taskId, goal: 'Fix paginate', steps: [{ what: 'Reproduce' }, { what: 'Fix', why: 'users wait' }] });
+    expect(created.planFile).toBe('written');
+    const first = created.plan.steps[0];
+    if (!first) throw new Error('no step');
+    await b.startPlanStep(first.id);
+    const plan = await b.readAgentFile('.agent/plan/PLAN.md');
+    expect(plan.problems).toEqual([]);
+    if (plan.view.kind !== 'plan') throw new Error('not a plan');
+    expect(plan.view.items.map((i) => i.status)).toEqual(['started', 'todo']);
+
+    await b.recordInstruction({ sessionId, taskId, text: 'Fix the pagination bug.' });
+    const compressed = await b.compressContext(sessionId);
+    expect(compressed.files.status).toBe('written');
+    const files = await b.listAgentFiles();
+    for (const file of files) expect(file.problems, file.path).toEqual([]);
+    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(['.agent/SESSION_SUMMARY.md', '.agent/plan/PLAN.md']));
+    const summary = await b.readAgentFile('.agent/SESSION_SUMMARY.md');
+    expect(summary.text).toBe(compressed.markdown);
+  });
+});

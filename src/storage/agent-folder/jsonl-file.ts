@@ -39,9 +39,27 @@ export async function appendJsonlRecords(
   records: readonly unknown[],
   options: { readonly expectedVersion?: FileVersion | null; readonly attempts?: number } = {},
 ): Promise<AppendJsonlResult> {
-  const path = normaliseProjectPath(input);
   if (!Array.isArray(records) || records.length === 0) throw new BrainError('InvalidArgument', 'appendJsonl needs at least one record.');
-  const lines = records.map((record) => recordToLine(record));
+  return appendJsonlLines(folder, input, records.map((record) => recordToLine(record)), options);
+}
+
+/**
+ * The same for lines already serialised (one JSON value each, without a line break inside; one trailing line
+ * ending is dropped). They are written as given.
+ */
+export async function appendJsonlLines(
+  folder: AgentFolder,
+  input: string,
+  rawLines: readonly string[],
+  options: { readonly expectedVersion?: FileVersion | null; readonly attempts?: number } = {},
+): Promise<AppendJsonlResult> {
+  const path = normaliseProjectPath(input);
+  if (!Array.isArray(rawLines) || rawLines.length === 0) throw new BrainError('InvalidArgument', 'Append at least one line.');
+  const lines = rawLines.map((raw) => {
+    const line = String(raw).replace(/\r?\n$/, '');
+    if (/[\r\n]/.test(line)) throw new BrainError('InvalidArgument', 'A JSONL line cannot contain a line break.');
+    return line;
+  });
   const attempts = options.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     const info = await folder.stat(path);

@@ -12,7 +12,7 @@ import { seedDemoProject } from '../../storage/agent-folder/demo-project';
 import { defaultFolderLimits, skippedDirectoryNames, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
 import { createHandleFolder } from '../../storage/agent-folder/handle-folder';
 import { checkImportPaths, writeImportedFiles, type ImportFile } from '../../storage/agent-folder/import';
-import { appendJsonlRecords, readJsonlTail } from '../../storage/agent-folder/jsonl-file';
+import { appendJsonlLines, appendJsonlRecords, readJsonlTail } from '../../storage/agent-folder/jsonl-file';
 import {
   defaultOpfsRoot,
   deleteOpfsProject,
@@ -191,8 +191,7 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
         changed(written.path);
       },
       async appendLines(path, lines) {
-        const records = lines.map((line) => JSON.parse(line.replace(/\r?\n$/, '')) as Json);
-        await appendJsonlRecords(f, path, records);
+        await appendJsonlLines(f, path, lines);
         changed(path);
       },
     };
