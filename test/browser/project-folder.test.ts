@@ -164,6 +164,47 @@ describe('safe writes', () => {
     expect(decodeText(await bytesOf(folder, '.agent/MEMORY.md'), 'm')).toBe('# Memory\n- mine\n');
   });
 
+  it('a write that fails half way leaves the old file whole (written aside), and a new file is not left behind', async () => {
+    const root = await freshDir();
+    await createHandleFolder(root, { kind: 'handle' }).write('notes/a.md', encodeText('original\n'));
+    // The same folder, but every writable stream dies with a full disk after its first chunk.
+    const failing = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(t, key) {
+          const value = Reflect.get(t, key, t) as unknown;
+          if (typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            const result = (await (value as (...a: unknown[]) => unknown).apply(t, args)) as unknown;
+            if (key === 'getDirectoryHandle' || key === 'getFileHandle') return failing(result as object);
+            if (key === 'createWritable') {
+              const stream = result as FileSystemWritableFileStream;
+              return new Proxy(stream, {
+                get(w, k) {
+                  if (k === 'write') {
+                    return async (data: Uint8Array) => {
+                      await w.write(data.subarray(0, 3));
+                      throw new DOMException('The quota was exceeded.', 'QuotaExceededError');
+                    };
+                  }
+                  const v = Reflect.get(w, k, w) as unknown;
+                  return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(w) : v;
+                },
+              });
+            }
+            return result;
+          };
+        },
+      });
+    const folder = createHandleFolder(failing(root), { kind: 'handle', name: 'failing' });
+    await expect(folder.write('notes/a.md', encodeText('replacement text\n'))).rejects.toMatchObject({ code: 'QuotaExceeded' });
+    await expect(folder.write('notes/new.md', encodeText('new text\n'))).rejects.toMatchObject({ code: 'QuotaExceeded' });
+    const plain = createHandleFolder(root, { kind: 'handle' });
+    expect(decodeText(await bytesOf(plain, 'notes/a.md'), 'a')).toBe('original\n');
+    expect(await plain.stat('notes/new.md')).toBeNull();
+    await expect(folder.append('notes/a.md', encodeText('more\n'))).rejects.toMatchObject({ code: 'QuotaExceeded' });
+    expect(decodeText(await bytesOf(plain, 'notes/a.md'), 'a')).toBe('original\n');
+  });
+
   it('null means "must not exist"; a deleted file is a Conflict too; a bad token is refused', async () => {
     const folder = await freshFolder();
     const first = await folder.write('a/b.md', encodeText('x'), { expectedVersion: null });
