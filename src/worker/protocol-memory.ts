@@ -148,6 +148,8 @@ export interface FilesWritten {
   readonly session: boolean;
   readonly history: boolean;
   readonly plan: boolean;
+  /** Cut-short lines of the engine's own (a crash mid-append) left out of SESSION.jsonl; agent.db has their events. */
+  readonly droppedFragments: number;
   /** `no-folder` when no project folder is open (agent.db still holds everything). */
   readonly status: 'written' | 'no-folder' | 'failed';
   readonly error?: string;

@@ -39,7 +39,7 @@ describe('compressContext', () => {
     const all = await api.listEvents(sessionId);
     const result = await api.compressContext(sessionId, { keepTail: 2 });
 
-    expect(result.files).toEqual({ summary: true, session: true, history: true, plan: false, status: 'written' });
+    expect(result.files).toEqual({ summary: true, session: true, history: true, plan: false, droppedFragments: 0, status: 'written' });
     expect(result.movedToHistory).toBe(8);
     expect(idsIn(folder.texts.get(HISTORY))).toEqual(all.slice(0, 8).map((e) => e.id));
     expect(idsIn(folder.texts.get(SESSION))).toEqual(all.slice(8).map((e) => e.id));

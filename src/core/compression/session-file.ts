@@ -50,20 +50,32 @@ export function readSessionLog(text: string | null, sessionId: SessionId): Sessi
   return { events, torn: doc.torn, malformedLines, lines };
 }
 
-/** The file with this session's lines replaced by `tail`; everything not ours is kept as it was. */
-export function rewriteSessionLog(text: string | null, sessionId: SessionId, tail: readonly SessionEvent[]): string {
+/**
+ * A line that is not JSON but starts like the records the engine writes: the fragment of an append cut short
+ * (after a repair it is no longer the last line). Its event is in agent.db — lines are written after the commit.
+ */
+const isOwnFragment = (line: JsonlLine) => line.value === undefined && /^\{"v":\d+,"ts":/.test(line.raw);
+
+/**
+ * The file with this session's lines replaced by `tail`; lines of other sessions and lines that are not the
+ * engine's (a person's, a newer build's) are kept as they were. `dropped`: cut-short fragments left out.
+ */
+export function rewriteSessionLog(text: string | null, sessionId: SessionId, tail: readonly SessionEvent[]): { text: string; dropped: number } {
   const doc = parseJsonl(text ?? '');
-  const last = doc.lines[doc.lines.length - 1];
   let out = doc.bom;
+  let dropped = 0;
   for (const line of doc.lines) {
-    if (doc.torn && line === last && line.value === undefined) continue;
     if (line.raw.trim() === '') continue;
+    if (isOwnFragment(line)) {
+      dropped++;
+      continue;
+    }
     const own = ownEvent(line, sessionId);
     if (own !== 'other' && own !== 'bad') continue;
     out += line.raw + (line.eol || doc.eol);
   }
   for (const event of tail) out += recordToLine(eventToLine(event)) + doc.eol;
-  return out;
+  return { text: out, dropped };
 }
 
 export const eventLine = (event: SessionEvent) => recordToLine(eventToLine(event));

@@ -68,7 +68,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     sessionId: SessionId,
     state: Awaited<ReturnType<typeof sessionState>>,
     plan: CompressionPlan,
-    written: { summary: boolean; session: boolean; history: boolean; plan: boolean },
+    written: { summary: boolean; session: boolean; history: boolean; plan: boolean; droppedFragments: number },
   ) {
     // Lines still in SESSION.jsonl whose events an earlier compression already moved (its file step failed).
     const inFile = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
@@ -77,7 +77,11 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     const toHistory = state.events.filter((e) => moving.has(e.id) || (e.compressedAt !== null && leftover.has(e.id)));
     if (toHistory.length > 0) await folder.appendLines(memoryPaths.history, toHistory.map(eventLine));
     written.history = true;
-    await updateFile(folder, memoryPaths.session, (text) => rewriteSessionLog(text, sessionId, plan.tail));
+    await updateFile(folder, memoryPaths.session, (text) => {
+      const rewritten = rewriteSessionLog(text, sessionId, plan.tail);
+      written.droppedFragments = rewritten.dropped;
+      return rewritten.text;
+    });
     written.session = true;
     await updateFile(folder, memoryPaths.summary, () => plan.markdown);
     written.summary = true;
@@ -117,9 +121,9 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     log.ctx.emit({ topic: 'events', sessionId });
     let written: FilesWritten;
     const folder = await files();
-    if (!folder) written = { summary: false, session: false, history: false, plan: false, status: 'no-folder' };
+    if (!folder) written = { summary: false, session: false, history: false, plan: false, droppedFragments: 0, status: 'no-folder' };
     else {
-      const done = { summary: false, session: false, history: false, plan: false };
+      const done = { summary: false, session: false, history: false, plan: false, droppedFragments: 0 };
       try {
         await writeFiles(folder, sessionId, state, plan, done);
         written = { ...done, status: 'written' };
