@@ -2,6 +2,7 @@ import type { ViewName } from './route';
 
 /** The views in navigation order. A view joins this list once the engine feature behind it has landed. */
 export const views: readonly { readonly name: ViewName; readonly label: string; readonly icon: string }[] = [
+  { name: 'project', label: 'Project', icon: '▦' },
   { name: 'plan', label: 'Plan & progress', icon: '✓' },
   { name: 'sessions', label: 'Sessions & tasks', icon: '☰' },
   { name: 'storage', label: 'Storage', icon: '▤' },

@@ -1,6 +1,7 @@
 import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
 import { PlanState } from './plan.svelte';
+import { ProjectState } from './project.svelte';
 import { Router } from './router.svelte';
 import { SessionsState } from './sessions.svelte';
 import { StorageState } from './storage.svelte';
@@ -13,17 +14,26 @@ export interface AppModel {
   readonly theme: ThemeState;
   readonly sessions: SessionsState;
   readonly plan: PlanState;
+  readonly project: ProjectState;
   readonly storage: StorageState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
-  const brain = new BrainState({ onOpen });
+  const brain = new BrainState({
+    onOpen: (opened) => {
+      onOpen(opened);
+      // The worker starts with no project: reopen the one of the last visit once the brain is open.
+      queueMicrotask(() => void project.restore());
+    },
+  });
+  const project = new ProjectState(brain);
   return {
     brain,
     router: new Router(),
     theme: new ThemeState(),
     sessions: new SessionsState(brain),
     plan: new PlanState(brain),
+    project,
     storage: new StorageState(brain),
   };
 }
