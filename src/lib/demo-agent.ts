@@ -357,3 +357,6 @@ async function edit(
     ...(entry ? { checkpointEntryId: entry.id } : {}),
   });
 }
+
+export type { AgentAction, EditOp } from '../core/demo/actions';
+export { demoScript, scriptActions, type DemoScript } from '../core/demo/script';

@@ -13,6 +13,8 @@ import type { BrainApi, BrainInfo, BrainWorker, ChangeListener, OwnerEvent } fro
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
 export * from './project-folder';
+export * from './demo-agent';
+export { compressWithProse, type ProseWriter } from './memory-client';
 export { renderMarkdown, type RenderMarkdownOptions } from './markdown';
 
 export interface OpenBrainOptions {

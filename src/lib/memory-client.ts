@@ -35,3 +35,22 @@ export function memoryClient(call: Caller): MemoryApi {
     draftSkillFromTask: call('draftSkillFromTask'),
   };
 }
+
+/** Writes prose (e.g. with a model) from the structured checkpoint. */
+export type ProseWriter = (preview: Awaited<ReturnType<MemoryApi['activeCheckpoint']>>) => Promise<string> | string;
+
+/**
+ * The prose hook: previews the active checkpoint, lets `writer` (a playground's model) write prose on top of it,
+ * then compresses with that prose. The structured part never depends on it: if events arrive in between, the
+ * prose is kept but marked as written before them.
+ */
+export async function compressWithProse(
+  brain: Pick<MemoryApi, 'activeCheckpoint' | 'compressContext'>,
+  sessionId: Parameters<MemoryApi['compressContext']>[0],
+  writer: ProseWriter,
+  options: { readonly keepTail?: number } = {},
+): ReturnType<MemoryApi['compressContext']> {
+  const preview = await brain.activeCheckpoint(sessionId);
+  const prose = await writer(preview);
+  return brain.compressContext(sessionId, { ...options, prose, proseFor: preview.checkpoint.lastEventId });
+}

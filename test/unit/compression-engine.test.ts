@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentLog } from '../../src/core/formats/agent-log';
 import { parseSessionSummary } from '../../src/core/formats/session-summary';
+import { compressWithProse } from '../../src/lib/memory-client';
 import { memoryBrain } from './engine-helpers';
 import { fakeMemoryFiles } from './memory-files-fake';
 
@@ -131,6 +132,19 @@ describe('compressContext', () => {
     await api.recordNote({ sessionId, text: 'more' });
     const stale = await api.compressContext(sessionId, { prose: 'Old words.', proseFor: first.id });
     expect(stale.markdown).toContain('## Notes (written before the latest events)');
+  });
+
+  it('lets a model write prose on top of the structured checkpoint (compressWithProse)', async () => {
+    const { api, folder, sessionId } = await setUp();
+    await someWork(api, sessionId);
+    const seen: string[] = [];
+    const result = await compressWithProse(api, sessionId, ({ checkpoint }) => {
+      seen.push(checkpoint.nextAction.text);
+      return `So far: ${checkpoint.decisions.length} decision in force.`;
+    });
+    expect(seen).toEqual([result.checkpoint.nextAction.text]);
+    expect(folder.texts.get(SUMMARY)).toContain('## Notes\n\nSo far: 1 decision in force.');
+    expect(result.checkpoint.decisions.map((d) => d.text)).toEqual(['Use papaparse']);
   });
 
   it('previews the checkpoint without writing anything', async () => {
