@@ -24,13 +24,16 @@ export const agentDir = '.agent';
 const forbiddenChars = /[\\\u2044\u2215\u29F8\uFF0F\uFF3C\u0000-\u001F\u007F-\u009F]/;
 
 function refuse(path: string, reason: string): never {
-  throw new BrainError('PathEscapes', `The path "${printable(path)}" is refused: ${reason}.`, { path, reason });
+  throw new BrainError('PathEscapes', `The path "${printable(path)}" is refused: ${reason}.`, {
+    path,
+    reason,
+  });
 }
 
 /** Control characters shown as \uXXXX so a message never carries a raw NUL or newline. */
 function printable(path: string): string {
-  // eslint-disable-next-line no-control-regex
-  return path.replace(/[\u0000-\u001F\u007F-\u009F]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const controls = /[\u0000-\u001F\u007F-\u009F]/g; // eslint-disable-line no-control-regex
+  return path.replace(controls, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function segmentsOf(input: unknown, allowRoot: boolean): string[] {
@@ -40,7 +43,10 @@ function segmentsOf(input: unknown, allowRoot: boolean): string[] {
   if (input.length > maxPathChars) refuse(input.slice(0, 80) + '…', `longer than ${maxPathChars} characters`);
   const bad = forbiddenChars.exec(input);
   if (bad) {
-    const what = bad[0] === '\\' ? 'backslashes are not separators here' : 'it contains a control or look-alike separator character';
+    const what =
+      bad[0] === '\\'
+        ? 'backslashes are not separators here'
+        : 'it contains a control or look-alike separator character';
     refuse(input, what);
   }
   if (input.startsWith('/')) refuse(input, 'absolute paths leave the project folder');
@@ -58,7 +64,8 @@ function segmentsOf(input: unknown, allowRoot: boolean): string[] {
       if (raw.length === 1) break;
       refuse(input, 'it has an empty segment ("//")');
     }
-    if (segment.length > maxSegmentChars) refuse(input, `a name is longer than ${maxSegmentChars} characters`);
+    if (segment.length > maxSegmentChars)
+      refuse(input, `a name is longer than ${maxSegmentChars} characters`);
     if (/^\.+$/.test(segment)) refuse(input, `"${segment}" is not a file name`);
     segments.push(segment);
   }

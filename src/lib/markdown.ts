@@ -23,7 +23,21 @@ const rasterDataUri = /^data:image\/(?:png|gif|jpe?g|webp|avif);base64,[a-z0-9+/
 
 const config: Config = {
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ['style', 'form', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed', 'base', 'meta', 'link'],
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'iframe',
+    'frame',
+    'object',
+    'embed',
+    'base',
+    'meta',
+    'link',
+  ],
   FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'ping'],
   ALLOWED_URI_REGEXP: allowedUri,
   ALLOW_DATA_ATTR: false,
@@ -48,7 +62,8 @@ function getPurifier(): Purifier {
   });
   instance.addHook('uponSanitizeElement', (node, data) => {
     // GFM task lists render disabled checkboxes; any other input goes.
-    if (data.tagName === 'input' && (node as Element).getAttribute?.('type') !== 'checkbox') node.parentNode?.removeChild(node);
+    if (data.tagName === 'input' && (node as Element).getAttribute?.('type') !== 'checkbox')
+      node.parentNode?.removeChild(node);
   });
   instance.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName === 'INPUT') node.setAttribute('disabled', '');
@@ -62,7 +77,10 @@ function getPurifier(): Purifier {
 }
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 /** Sanitised HTML for `source`; safe to put into `innerHTML` / Svelte's `{@html}`. */
 export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): string {

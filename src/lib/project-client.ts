@@ -4,7 +4,9 @@
  */
 import type { BrainApi, ProjectApi } from '../worker/protocol';
 
-type Caller = <K extends keyof BrainApi>(name: K) => (...args: Parameters<BrainApi[K]>) => ReturnType<BrainApi[K]>;
+type Caller = <K extends keyof BrainApi>(
+  name: K,
+) => (...args: Parameters<BrainApi[K]>) => ReturnType<BrainApi[K]>;
 
 export function projectClient(call: Caller): ProjectApi {
   return {

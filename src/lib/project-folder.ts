@@ -17,7 +17,11 @@ interface PermissionedHandle extends FileSystemDirectoryHandle {
   queryPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
   requestPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
 }
-type DirectoryPicker = (options?: { id?: string; mode?: 'read' | 'readwrite'; startIn?: string }) => Promise<FileSystemDirectoryHandle>;
+type DirectoryPicker = (options?: {
+  id?: string;
+  mode?: 'read' | 'readwrite';
+  startIn?: string;
+}) => Promise<FileSystemDirectoryHandle>;
 
 const dbName = 'agent-brain-project-folders';
 const storeName = 'handles';
@@ -27,14 +31,23 @@ const key = 'current';
 const skipped = new Set(['.git', 'node_modules']);
 
 export function supportsFolderPicker(): boolean {
-  return typeof window !== 'undefined' && typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
+  return (
+    typeof window !== 'undefined' &&
+    typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function'
+  );
 }
 
 function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest): Promise<T> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open(dbName, 1);
     open.onupgradeneeded = () => open.result.createObjectStore(storeName);
-    open.onerror = () => reject(new BrainError('Internal', `IndexedDB could not be opened: ${open.error?.message ?? 'unknown error'}`));
+    open.onerror = () =>
+      reject(
+        new BrainError(
+          'Internal',
+          `IndexedDB could not be opened: ${open.error?.message ?? 'unknown error'}`,
+        ),
+      );
     open.onsuccess = () => {
       const db = open.result;
       const tx = db.transaction(storeName, mode);
@@ -67,15 +80,24 @@ export async function forgetProjectFolder(): Promise<void> {
 export async function pickProjectFolder(): Promise<FileSystemDirectoryHandle | null> {
   const picker = (window as unknown as { showDirectoryPicker?: DirectoryPicker }).showDirectoryPicker;
   if (typeof picker !== 'function') {
-    throw new BrainError('InvalidArgument', 'This browser cannot open a folder directly; import the folder (or a zip) instead.');
+    throw new BrainError(
+      'InvalidArgument',
+      'This browser cannot open a folder directly; import the folder (or a zip) instead.',
+    );
   }
   let handle: FileSystemDirectoryHandle;
   try {
     handle = await picker.call(window, { id: 'agent-brain-project', mode: 'readwrite' });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') return null;
-    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError')) {
-      throw new BrainError('PermissionDenied', 'The browser refused to open the folder picker here (it needs a click, and a folder it allows).');
+    if (
+      error instanceof DOMException &&
+      (error.name === 'NotAllowedError' || error.name === 'SecurityError')
+    ) {
+      throw new BrainError(
+        'PermissionDenied',
+        'The browser refused to open the folder picker here (it needs a click, and a folder it allows).',
+      );
     }
     throw error;
   }
@@ -84,11 +106,15 @@ export async function pickProjectFolder(): Promise<FileSystemDirectoryHandle | n
 }
 
 /** The folder remembered from an earlier visit and whether it may be used now ('prompt': ask on a click). */
-export async function rememberedProjectFolder(): Promise<{ handle: FileSystemDirectoryHandle; permission: PermissionState } | null> {
+export async function rememberedProjectFolder(): Promise<{
+  handle: FileSystemDirectoryHandle;
+  permission: PermissionState;
+} | null> {
   const handle = await idb<FileSystemDirectoryHandle | undefined>('readonly', (store) => store.get(key));
   if (!handle) return null;
   const query = (handle as PermissionedHandle).queryPermission;
-  const permission = typeof query === 'function' ? await query.call(handle, { mode: 'readwrite' }) : 'granted';
+  const permission =
+    typeof query === 'function' ? await query.call(handle, { mode: 'readwrite' }) : 'granted';
   return { handle, permission };
 }
 
@@ -99,8 +125,14 @@ export async function requestProjectFolderAccess(handle: FileSystemDirectoryHand
   try {
     return (await request.call(handle, { mode: 'readwrite' })) === 'granted';
   } catch (error) {
-    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError')) {
-      throw new BrainError('PermissionDenied', 'The browser only asks for folder access from a click: press the button again.');
+    if (
+      error instanceof DOMException &&
+      (error.name === 'NotAllowedError' || error.name === 'SecurityError')
+    ) {
+      throw new BrainError(
+        'PermissionDenied',
+        'The browser only asks for folder access from a click: press the button again.',
+      );
     }
     throw error;
   }
@@ -127,7 +159,9 @@ async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry
   const out: FileSystemEntry[] = [];
   // readEntries returns at most ~100 entries per call; keep reading until it returns none.
   for (;;) {
-    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) =>
+      reader.readEntries(resolve, reject),
+    );
     if (batch.length === 0) return out;
     out.push(...batch);
   }
@@ -136,7 +170,9 @@ async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry
 async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInput[]): Promise<void> {
   const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
   if (entry.isFile) {
-    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    const file = await new Promise<File>((resolve, reject) =>
+      (entry as FileSystemFileEntry).file(resolve, reject),
+    );
     out.push({ path, data: file });
   } else if (entry.isDirectory && !skipped.has(entry.name)) {
     for (const child of await entriesOf(entry as FileSystemDirectoryEntry)) await walk(child, path, out);
@@ -146,7 +182,9 @@ async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInpu
 /** Files from a drag and drop (a folder, or several files) as project-relative inputs. */
 export async function filesFromDataTransfer(transfer: DataTransfer): Promise<ProjectFileInput[]> {
   // Entries must be taken synchronously, before the drop event's data store is cleared.
-  const entries = [...transfer.items].map((item) => item.webkitGetAsEntry()).filter((e): e is FileSystemEntry => e !== null);
+  const entries = [...transfer.items]
+    .map((item) => item.webkitGetAsEntry())
+    .filter((e): e is FileSystemEntry => e !== null);
   const out: ProjectFileInput[] = [];
   const single = entries.length === 1 && entries[0]?.isDirectory ? entries[0] : null;
   if (single) {

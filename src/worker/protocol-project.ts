@@ -3,7 +3,14 @@
  * files safely, skills, other agents' memory, import and export. Plain data only, except the directory handle a
  * caller passes to `openProject` (handles are structured-cloneable). Documented in /work/notes/api-project.md.
  */
-import type { AgentFileKind, AgentFileView, AgentLogEntry, FormatProblem, JsonlLine, OtherAgentConvention } from '../core/formats';
+import type {
+  AgentFileKind,
+  AgentFileView,
+  AgentLogEntry,
+  FormatProblem,
+  JsonlLine,
+  OtherAgentConvention,
+} from '../core/formats';
 import type { CheckpointEntryId, TaskId } from '../core/ids';
 import type { Json } from '../core/model';
 
@@ -182,7 +189,11 @@ export interface RestoreInput {
 export interface RestoreResult {
   /** The task the restore was recorded under (its checkpoint entries undo it); null when nothing was written. */
   readonly restoreTaskId: TaskId | null;
-  readonly restored: readonly { readonly path: string; readonly entryId: CheckpointEntryId; readonly action: 'write' | 'delete' }[];
+  readonly restored: readonly {
+    readonly path: string;
+    readonly entryId: CheckpointEntryId;
+    readonly action: 'write' | 'delete';
+  }[];
 }
 
 export interface ProjectApi {
@@ -199,8 +210,15 @@ export interface ProjectApi {
   listAgentFiles(): Promise<AgentFileSummary[]>;
   readAgentFile(path: string): Promise<AgentFileContent>;
   writeAgentFile(path: string, text: string, options: WriteFileOptions): Promise<WrittenFile>;
-  appendJsonl(path: string, records: readonly Json[], options?: { readonly expectedVersion?: FileVersion }): Promise<JsonlAppendResult>;
-  readJsonlTail(path: string, options?: { readonly maxBytes?: number; readonly countLines?: boolean }): Promise<JsonlTailResult>;
+  appendJsonl(
+    path: string,
+    records: readonly Json[],
+    options?: { readonly expectedVersion?: FileVersion },
+  ): Promise<JsonlAppendResult>;
+  readJsonlTail(
+    path: string,
+    options?: { readonly maxBytes?: number; readonly countLines?: boolean },
+  ): Promise<JsonlTailResult>;
 
   listSkills(): Promise<SkillSummary[]>;
   readSkill(name: string): Promise<AgentFileContent>;
@@ -211,10 +229,17 @@ export interface ProjectApi {
   listProjectFiles(dir?: string): Promise<ProjectEntry[]>;
   readProjectFile(path: string): Promise<AgentFileContent>;
   readProjectBytes(path: string): Promise<ProjectFileBytes>;
-  writeProjectFile(path: string, content: string | Uint8Array, options: WriteFileOptions): Promise<WrittenFile>;
+  writeProjectFile(
+    path: string,
+    content: string | Uint8Array,
+    options: WriteFileOptions,
+  ): Promise<WrittenFile>;
   deleteProjectFile(path: string, options: { readonly expectedVersion: FileVersion }): Promise<void>;
 
-  importFolderFiles(files: readonly ProjectFileInput[], options: ProjectImportOptions): Promise<ProjectImportResult>;
+  importFolderFiles(
+    files: readonly ProjectFileInput[],
+    options: ProjectImportOptions,
+  ): Promise<ProjectImportResult>;
   exportProjectZip(): Promise<Uint8Array>;
   importProjectZip(bytes: Uint8Array, options: ProjectImportOptions): Promise<ProjectImportResult>;
 

@@ -18,7 +18,9 @@ afterEach(() => {
 });
 
 const hit = (id: string) => `(window.__pwned=(window.__pwned||[]).concat('${id}'))`;
-const svgPayload = btoa(`<svg xmlns="http://www.w3.org/2000/svg" onload="${hit('svg-data')}"><script>${hit('svg-data-script')}</script></svg>`);
+const svgPayload = btoa(
+  `<svg xmlns="http://www.w3.org/2000/svg" onload="${hit('svg-data')}"><script>${hit('svg-data-script')}</script></svg>`,
+);
 
 const hostile: [string, string][] = [
   ['script tag', `<script>${hit('script')}</script>`],
@@ -41,7 +43,10 @@ const hostile: [string, string][] = [
   ['form action', `<form action="javascript:${hit('form')}"><button>go</button></form>`],
   ['meta refresh', `<meta http-equiv="refresh" content="0;url=javascript:${hit('meta')}">`],
   ['base href', `<base href="javascript:${hit('base')}/">`],
-  ['style and style attr', `<style>*{background:url("javascript:${hit('style')}")}</style><div style="background:url(javascript:x)">s</div>`],
+  [
+    'style and style attr',
+    `<style>*{background:url("javascript:${hit('style')}")}</style><div style="background:url(javascript:x)">s</div>`,
+  ],
   ['input onfocus autofocus', `<input autofocus onfocus="${hit('autofocus')}">`],
   ['body onload', `<body onload="${hit('body')}">`],
   ['html in a table cell', `| a |\n|---|\n| <img src=x onerror="${hit('table')}"> |`],
@@ -63,11 +68,16 @@ function assertInert(el: HTMLElement, name: string) {
     for (const attr of node.attributes) {
       expect(attr.name, `${name}: ${node.nodeName} keeps ${attr.name}`).not.toMatch(/^on/i);
       if (['href', 'src', 'xlink:href', 'action', 'formaction', 'data'].includes(attr.name)) {
-        expect(attr.value, `${name}: ${node.nodeName} ${attr.name}`).not.toMatch(/^\s*(javascript|vbscript|data:(?!image\/(png|gif|jpe?g|webp|avif);))/i);
+        expect(attr.value, `${name}: ${node.nodeName} ${attr.name}`).not.toMatch(
+          /^\s*(javascript|vbscript|data:(?!image\/(png|gif|jpe?g|webp|avif);))/i,
+        );
       }
     }
   }
-  expect(el.querySelectorAll('script, style, svg, math, iframe, object, embed, form, meta, base, link').length, name).toBe(0);
+  expect(
+    el.querySelectorAll('script, style, svg, math, iframe, object, embed, form, meta, base, link').length,
+    name,
+  ).toBe(0);
 }
 
 describe('renderMarkdown on hostile input', () => {

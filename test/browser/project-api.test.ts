@@ -48,7 +48,10 @@ describe('the demo project', () => {
       ['validate', 'todo'],
       ['lesson', 'todo'],
     ]);
-    expect((await b.readAgentFile('.agent/HISTORY.jsonl')).view).toMatchObject({ kind: 'history', records: { length: 7 } });
+    expect((await b.readAgentFile('.agent/HISTORY.jsonl')).view).toMatchObject({
+      kind: 'history',
+      records: { length: 7 },
+    });
     expect(await b.listSkills()).toMatchObject([{ name: 'run-tests', problems: [] }]);
     expect((await b.listOtherAgentMemory()).map((f) => [f.path, f.convention])).toEqual([
       ['AGENTS.md', 'agents-md'],
@@ -76,29 +79,51 @@ describe('a folder handle posted to the worker', () => {
       expect(created).toContain('.agent/MEMORY.md');
 
       const memory = await b.readAgentFile('.agent/MEMORY.md');
-      const saved = await b.writeAgentFile('.agent/MEMORY.md', memory.text + '- New entry\n', { expectedVersion: memory.version });
+      const saved = await b.writeAgentFile('.agent/MEMORY.md', memory.text + '- New entry\n', {
+        expectedVersion: memory.version,
+      });
       expect(saved.version).not.toBe(memory.version);
-      await expect(b.writeAgentFile('.agent/MEMORY.md', 'stale', { expectedVersion: memory.version })).rejects.toMatchObject({
+      await expect(
+        b.writeAgentFile('.agent/MEMORY.md', 'stale', { expectedVersion: memory.version }),
+      ).rejects.toMatchObject({
         code: 'Conflict',
         name: 'BrainError',
       });
       expect((await b.readAgentFile('.agent/MEMORY.md')).text).toBe(memory.text + '- New entry\n');
-      await expect(b.writeAgentFile('.agent/MEMORY.md', 'x', undefined as never)).rejects.toMatchObject({ code: 'InvalidArgument' });
+      await expect(b.writeAgentFile('.agent/MEMORY.md', 'x', undefined as never)).rejects.toMatchObject({
+        code: 'InvalidArgument',
+      });
 
       // The picked folder really holds the bytes (read outside the worker).
       const agent = await handle.getDirectoryHandle('.agent');
-      expect(await (await (await agent.getFileHandle('MEMORY.md')).getFile()).text()).toBe(memory.text + '- New entry\n');
+      expect(await (await (await agent.getFileHandle('MEMORY.md')).getFile()).text()).toBe(
+        memory.text + '- New entry\n',
+      );
 
-      const appended = await b.appendJsonl('.agent/SESSION.jsonl', [{ v: 1, ts: 1, kind: 'note', text: 'hi' }]);
+      const appended = await b.appendJsonl('.agent/SESSION.jsonl', [
+        { v: 1, ts: 1, kind: 'note', text: 'hi' },
+      ]);
       expect(appended).toMatchObject({ appended: 1, repairedTornLine: false });
       const tail = await b.readJsonlTail('.agent/SESSION.jsonl');
-      expect(tail).toMatchObject({ firstLine: 1, torn: false, records: [{ line: 1, record: { text: 'hi' } }] });
+      expect(tail).toMatchObject({
+        firstLine: 1,
+        torn: false,
+        records: [{ line: 1, record: { text: 'hi' } }],
+      });
 
-      await b.saveSkill('deploy', '---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n', { expectedVersion: null });
-      await expect(b.saveSkill('other', '---\nname: deploy\ndescription: x\n---\n', { expectedVersion: null })).rejects.toMatchObject({
+      await b.saveSkill('deploy', '---\nname: deploy\ndescription: Ship it.\n---\nSteps.\n', {
+        expectedVersion: null,
+      });
+      await expect(
+        b.saveSkill('other', '---\nname: deploy\ndescription: x\n---\n', { expectedVersion: null }),
+      ).rejects.toMatchObject({
         code: 'InvalidArgument',
       });
-      expect((await b.readSkill('deploy')).view).toMatchObject({ kind: 'skill', name: 'deploy', description: 'Ship it.' });
+      expect((await b.readSkill('deploy')).view).toMatchObject({
+        kind: 'skill',
+        name: 'deploy',
+        description: 'Ship it.',
+      });
 
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(changes.filter((c) => c.topic === 'project').map((c) => c.path)).toEqual([
@@ -118,20 +143,35 @@ describe('a folder handle posted to the worker', () => {
     await b.openProject({ kind: 'opfs', name: unique('escapes'), create: true });
     for (const path of ['../x.md', '/abs.md', '.agent/../../x.md', '.agent\\x.md', 'a\u0000b']) {
       await expect(b.readProjectFile(path), path).rejects.toMatchObject({ code: 'PathEscapes' });
-      await expect(b.writeProjectFile(path, 'x', { expectedVersion: null }), path).rejects.toMatchObject({ code: 'PathEscapes' });
+      await expect(b.writeProjectFile(path, 'x', { expectedVersion: null }), path).rejects.toMatchObject({
+        code: 'PathEscapes',
+      });
     }
-    await expect(b.writeAgentFile('src/a.ts', 'x', { expectedVersion: null })).rejects.toMatchObject({ code: 'InvalidArgument' });
-    await expect(b.writeProjectFile('CLAUDE.md', 'x', { expectedVersion: null })).rejects.toMatchObject({ code: 'PermissionDenied' });
+    await expect(b.writeAgentFile('src/a.ts', 'x', { expectedVersion: null })).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
+    await expect(b.writeProjectFile('CLAUDE.md', 'x', { expectedVersion: null })).rejects.toMatchObject({
+      code: 'PermissionDenied',
+    });
     await expect(b.appendJsonl('.agent/x.md', [{}])).rejects.toMatchObject({ code: 'InvalidArgument' });
-    await expect(b.appendJsonl('.agent/x.jsonl', [{ bad: Number.NaN }])).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(b.appendJsonl('.agent/x.jsonl', [{ bad: Number.NaN }])).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
   });
 
   it('says clearly when no project is open, and when a name is unknown', async () => {
     const b = await brain();
     expect(await b.projectInfo()).toBeNull();
-    await expect(b.listAgentFiles()).rejects.toMatchObject({ code: 'NotFound', message: expect.stringContaining('No project is open') });
-    await expect(b.openProject({ kind: 'opfs', name: unique('nope') })).rejects.toMatchObject({ code: 'NotFound' });
-    await expect(b.openProject({ kind: 'opfs', name: '../x' })).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(b.listAgentFiles()).rejects.toMatchObject({
+      code: 'NotFound',
+      message: expect.stringContaining('No project is open'),
+    });
+    await expect(b.openProject({ kind: 'opfs', name: unique('nope') })).rejects.toMatchObject({
+      code: 'NotFound',
+    });
+    await expect(b.openProject({ kind: 'opfs', name: '../x' })).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
   });
 });
 
@@ -147,7 +187,10 @@ describe('import and export', () => {
     ];
     const first = unique('imported');
     const imported = await b.importFolderFiles(files, { name: first });
-    expect(imported).toMatchObject({ project: { kind: 'opfs', name: first, agentFolder: 'present' }, files: 4 });
+    expect(imported).toMatchObject({
+      project: { kind: 'opfs', name: first, agentFolder: 'present' },
+      files: 4,
+    });
     await expect(b.importFolderFiles(files, { name: first })).rejects.toMatchObject({ code: 'Conflict' });
 
     const zip = await b.exportProjectZip();
@@ -179,7 +222,11 @@ describe('the memory features write through the open project', () => {
     const { id: sessionId } = await b.startSession({ title: 'port' });
     const { id: taskId } = await b.startTask({ sessionId, title: 'Fix paginate' });
 
-    const created = await b.createPlan({ taskId, goal: 'Fix paginate', steps: [{ what: 'Reproduce' }, { what: 'Fix', why: 'users wait' }] });
+    const created = await b.createPlan({
+      taskId,
+      goal: 'Fix paginate',
+      steps: [{ what: 'Reproduce' }, { what: 'Fix', why: 'users wait' }],
+    });
     expect(created.planFile).toBe('written');
     const first = created.plan.steps[0];
     if (!first) throw new Error('no step');
@@ -194,7 +241,9 @@ describe('the memory features write through the open project', () => {
     expect(compressed.files.status).toBe('written');
     const files = await b.listAgentFiles();
     for (const file of files) expect(file.problems, file.path).toEqual([]);
-    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(['.agent/SESSION_SUMMARY.md', '.agent/plan/PLAN.md']));
+    expect(files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['.agent/SESSION_SUMMARY.md', '.agent/plan/PLAN.md']),
+    );
     const summary = await b.readAgentFile('.agent/SESSION_SUMMARY.md');
     expect(summary.text).toBe(compressed.markdown);
   });

@@ -9,7 +9,11 @@ import { listAgentFiles, readTextFile } from '../../src/storage/agent-folder/pro
 
 const name = `project-large-${Date.now().toString(36)}`;
 afterAll(async () => {
-  await (await navigator.storage.getDirectory()).removeEntry(name, { recursive: true }).catch(() => undefined);
+  await (
+    await navigator.storage.getDirectory()
+  )
+    .removeEntry(name, { recursive: true })
+    .catch(() => undefined);
 });
 
 it('handles a 200 MB history without loading it', { timeout: 240_000 }, async () => {
@@ -39,15 +43,23 @@ it('handles a 200 MB history without loading it', { timeout: 240_000 }, async ()
 
   const listed = await timed('listAgentFiles', () => listAgentFiles(folder));
   const history = listed.find((f) => f.path === '.agent/HISTORY.jsonl');
-  expect(history).toMatchObject({ size, version: null, problems: [{ code: 'TooLarge', severity: 'warning' }] });
+  expect(history).toMatchObject({
+    size,
+    version: null,
+    problems: [{ code: 'TooLarge', severity: 'warning' }],
+  });
   expect(listed.find((f) => f.path === '.agent/MEMORY.md')?.problems).toEqual([]);
 
   await expect(readTextFile(folder, '.agent/HISTORY.jsonl')).rejects.toMatchObject({
     code: 'TooLarge',
-    message: expect.stringMatching(/HISTORY\.jsonl" is 20\d\.\d MiB, more than the 16\.0 MiB read at once; it is not loaded whole/),
+    message: expect.stringMatching(
+      /HISTORY\.jsonl" is 20\d\.\d MiB, more than the 16\.0 MiB read at once; it is not loaded whole/,
+    ),
   });
 
-  const tail = await timed('readJsonlTail 64 KiB, line numbers counted', () => readJsonlTail(folder, '.agent/HISTORY.jsonl', { maxBytes: 64 * 1024 }));
+  const tail = await timed('readJsonlTail 64 KiB, line numbers counted', () =>
+    readJsonlTail(folder, '.agent/HISTORY.jsonl', { maxBytes: 64 * 1024 }),
+  );
   expect(tail.log.problems).toEqual([]);
   expect(tail.log.entries.at(-1)?.line).toBe(lines);
   const quick = await timed('readJsonlTail 64 KiB, lines not counted', () =>
@@ -55,8 +67,15 @@ it('handles a 200 MB history without loading it', { timeout: 240_000 }, async ()
   );
   expect(quick.log.entries.length).toBe(tail.log.entries.length);
 
-  const appended = await timed('appendJsonlRecords (1 record)', () => appendJsonlRecords(folder, '.agent/HISTORY.jsonl', [{ v: 1, ts: 1, kind: 'end' }]));
-  expect(appended).toMatchObject({ size: size + '{"v":1,"ts":1,"kind":"end"}\n'.length, repairedTornLine: false });
+  const appended = await timed('appendJsonlRecords (1 record)', () =>
+    appendJsonlRecords(folder, '.agent/HISTORY.jsonl', [{ v: 1, ts: 1, kind: 'end' }]),
+  );
+  expect(appended).toMatchObject({
+    size: size + '{"v":1,"ts":1,"kind":"end"}\n'.length,
+    repairedTornLine: false,
+  });
   const last = await folder.readRange('.agent/HISTORY.jsonl', appended.size - 200, appended.size);
-  expect(new TextDecoder().decode(last.bytes).endsWith(line(perChunk - 1) + '{"v":1,"ts":1,"kind":"end"}\n')).toBe(true);
+  expect(
+    new TextDecoder().decode(last.bytes).endsWith(line(perChunk - 1) + '{"v":1,"ts":1,"kind":"end"}\n'),
+  ).toBe(true);
 });

@@ -25,7 +25,10 @@ async function setUp() {
     'docs/notes.md': enc('# Notes\n\nkeep me  \n'),
     'img/logo.bin': new Uint8Array([0, 1, 2, 255, 254, 0, 7]),
   };
-  await b.importFolderFiles(Object.entries(original).map(([path, data]) => ({ path, data })), { name });
+  await b.importFolderFiles(
+    Object.entries(original).map(([path, data]) => ({ path, data })),
+    { name },
+  );
   const { id: sessionId } = await b.startSession({ title: 'restore test' });
   const { id: taskId } = await b.startTask({ sessionId, title: 'Refactor' });
   return { b, name, original, taskId, projectName: name };
@@ -61,7 +64,9 @@ describe('rollback into the folder', () => {
     const b0 = await b.readProjectBytes('src/b.ts');
     await b.writeProjectFile('src/b.ts', 'export const b = 3;\n', { expectedVersion: b0.version });
     const a0 = await b.readProjectBytes('src/a.ts');
-    await b.writeProjectFile('src/a.ts', 'export const a = 100; // reviewed\r\n', { expectedVersion: a0.version });
+    await b.writeProjectFile('src/a.ts', 'export const a = 100; // reviewed\r\n', {
+      expectedVersion: a0.version,
+    });
     const afterAgentAndPerson = await snapshot(b);
 
     const plan = await b.planRestore({ taskId });
@@ -82,17 +87,30 @@ describe('rollback into the folder', () => {
     );
     const restored = await snapshot(b);
     expect(restored).toEqual({ ...original, 'src/b.ts': enc('export const b = 3;\n') });
-    expect((await b.planRestore({ taskId })).files.every((f) => f.state === 'already-restored' && f.action === 'none')).toBe(true);
+    expect(
+      (await b.planRestore({ taskId })).files.every(
+        (f) => f.state === 'already-restored' && f.action === 'none',
+      ),
+    ).toBe(true);
 
     // The restore is itself checkpointed under a finished "Restore: …" task that references the original.
     const restoreTask = await b.getTask(result.restoreTaskId as TaskId);
-    expect(restoreTask).toMatchObject({ title: 'Restore: Refactor', state: 'done', references: [{ to: taskId, kind: 'reference' }] });
-    expect((await b.listCheckpoints(restoreTask.id)).map((e) => e.path).sort()).toEqual(Object.keys(rows).sort());
+    expect(restoreTask).toMatchObject({
+      title: 'Restore: Refactor',
+      state: 'done',
+      references: [{ to: taskId, kind: 'reference' }],
+    });
+    expect((await b.listCheckpoints(restoreTask.id)).map((e) => e.path).sort()).toEqual(
+      Object.keys(rows).sort(),
+    );
 
     // Undo the restore: back to exactly what the agent and the person had left.
     const undoPlan = await b.planRestore({ taskId: restoreTask.id });
     expect(undoPlan.files.every((f) => f.state === 'clean')).toBe(true);
-    await b.restoreCheckpoints({ target: { taskId: restoreTask.id }, files: undoPlan.files.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })) });
+    await b.restoreCheckpoints({
+      target: { taskId: restoreTask.id },
+      files: undoPlan.files.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })),
+    });
     expect(await snapshot(b)).toEqual(afterAgentAndPerson);
   });
 
@@ -111,14 +129,20 @@ describe('rollback into the folder', () => {
     await b.writeProjectFile('src/a.ts', 'edited meanwhile\n', { expectedVersion: a.version });
     const before = await snapshot(b);
     await expect(
-      b.restoreCheckpoints({ target: { taskId }, files: clean.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })) }),
+      b.restoreCheckpoints({
+        target: { taskId },
+        files: clean.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })),
+      }),
     ).rejects.toMatchObject({ code: 'Conflict' });
     expect(await snapshot(b)).toEqual(before);
 
     // Re-planned: only the file the user keeps confirming is restored; the person's b.ts stays.
     const again = await b.planRestore({ taskId });
     const onlyA = again.files.filter((f) => f.path === 'src/a.ts');
-    const result = await b.restoreCheckpoints({ target: { taskId }, files: onlyA.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })) });
+    const result = await b.restoreCheckpoints({
+      target: { taskId },
+      files: onlyA.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })),
+    });
     expect(result.restored.map((r) => r.path)).toEqual(['src/a.ts']);
     expect((await b.readProjectBytes('src/a.ts')).bytes).toEqual(original['src/a.ts']);
     expect(new TextDecoder().decode((await b.readProjectBytes('src/b.ts')).bytes)).toBe('then by a person\n');
@@ -128,7 +152,12 @@ describe('rollback into the folder', () => {
     const { b, original, taskId } = await setUp();
     await agentWrites(b, taskId, 'src/a.ts', 'one\n');
     const [entry] = await b.listCheckpoints(taskId);
-    const { id: outside } = await b.checkpointFile({ taskId, path: '../outside.txt', before: 'x', after: 'y' });
+    const { id: outside } = await b.checkpointFile({
+      taskId,
+      path: '../outside.txt',
+      before: 'x',
+      after: 'y',
+    });
     const plan = await b.planRestore({ entryIds: [entry?.id as never, outside] });
     expect(plan.files.map((f) => [f.path, f.state])).toEqual([
       ['src/a.ts', 'clean'],
@@ -136,9 +165,15 @@ describe('rollback into the folder', () => {
     ]);
     expect(plan.files[1]?.reason).toContain('leaves the project folder');
     await expect(
-      b.restoreCheckpoints({ target: { entryIds: [outside] }, files: [{ path: '../outside.txt', expectedVersion: null }] }),
+      b.restoreCheckpoints({
+        target: { entryIds: [outside] },
+        files: [{ path: '../outside.txt', expectedVersion: null }],
+      }),
     ).rejects.toMatchObject({ code: 'PathEscapes' });
-    await b.restoreCheckpoints({ target: { entryIds: [entry?.id as never] }, files: [{ path: 'src/a.ts', expectedVersion: plan.files[0]?.currentVersion ?? null }] });
+    await b.restoreCheckpoints({
+      target: { entryIds: [entry?.id as never] },
+      files: [{ path: 'src/a.ts', expectedVersion: plan.files[0]?.currentVersion ?? null }],
+    });
     expect((await b.readProjectBytes('src/a.ts')).bytes).toEqual(original['src/a.ts']);
     await expect(b.planRestore({ entryIds: [] })).rejects.toMatchObject({ code: 'InvalidArgument' });
   });

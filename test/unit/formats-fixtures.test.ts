@@ -21,7 +21,8 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const decode = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+const decode = (bytes: Uint8Array) =>
+  new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
 const encode = (text: string) => new TextEncoder().encode(text);
 
 const fixtures = readdirSync(root).flatMap((folder) =>
@@ -36,7 +37,16 @@ const problemsOf = (folder: string, path: string): FormatProblem[] => {
 describe('every fixture file round-trips byte for byte', () => {
   it('has fixtures of every kind', () => {
     const kinds = new Set(fixtures.map((f) => agentFileKind(f.path)));
-    for (const kind of ['memory', 'project-memory', 'session-summary', 'plan', 'progress', 'history', 'session-log', 'skill']) {
+    for (const kind of [
+      'memory',
+      'project-memory',
+      'session-summary',
+      'plan',
+      'progress',
+      'history',
+      'session-log',
+      'skill',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
   });
@@ -54,11 +64,13 @@ describe('every fixture file round-trips byte for byte', () => {
 
 describe('what the fixtures say about themselves', () => {
   it('a folder written the usual way has no problems at all', () => {
-    for (const f of fixtures.filter((x) => x.folder === 'typical')) expect(problemsOf('typical', f.path), f.path).toEqual([]);
+    for (const f of fixtures.filter((x) => x.folder === 'typical'))
+      expect(problemsOf('typical', f.path), f.path).toEqual([]);
   });
 
   it('the typical plan, progress, summary, memory, logs and skill read as typed data', () => {
-    const view = (path: string) => inspectAgentFile(path, decode(readFileSync(join(root, 'typical', path)))).view;
+    const view = (path: string) =>
+      inspectAgentFile(path, decode(readFileSync(join(root, 'typical', path)))).view;
     const plan = view('.agent/plan/PLAN.md');
     expect(plan).toMatchObject({ kind: 'plan', version: 1, title: 'Fix the off-by-one in paginate()' });
     if (plan.kind !== 'plan') throw new Error('not a plan');
@@ -91,11 +103,21 @@ describe('what the fixtures say about themselves', () => {
       sections: [
         { title: 'Project memory: tiny-paginate', entries: [] },
         { title: 'Architecture', entries: [{ line: 8 }] },
-        { title: 'Commands', entries: [{ text: 'Test: `npm test` (vitest)' }, { text: 'Build: `npm run build`' }] },
-        { title: 'Pitfalls', entries: [{ text: 'Page numbers are 1-based in the public API,\n0-based inside `paginate`.' }] },
+        {
+          title: 'Commands',
+          entries: [{ text: 'Test: `npm test` (vitest)' }, { text: 'Build: `npm run build`' }],
+        },
+        {
+          title: 'Pitfalls',
+          entries: [{ text: 'Page numbers are 1-based in the public API,\n0-based inside `paginate`.' }],
+        },
       ],
     });
-    expect(view('.agent/HISTORY.jsonl')).toMatchObject({ kind: 'history', torn: false, records: [{ line: 1 }, { line: 2 }, { line: 3 }] });
+    expect(view('.agent/HISTORY.jsonl')).toMatchObject({
+      kind: 'history',
+      torn: false,
+      records: [{ line: 1 }, { line: 2 }, { line: 3 }],
+    });
     expect(view('.agent/skills/run-tests/SKILL.md')).toMatchObject({
       name: 'run-tests',
       license: 'MIT',
@@ -104,21 +126,38 @@ describe('what the fixtures say about themselves', () => {
   });
 
   it('hand-edited files: newer versions and odd skills are warned about, CRLF and BOM are read', () => {
-    expect(problemsOf('hand-edited', '.agent/PROJECT_MEMORY.md').map((p) => p.code)).toEqual(['NewerVersion']);
-    expect(problemsOf('hand-edited', '.agent/HISTORY.jsonl').map((p) => [p.code, p.line])).toEqual([['NewerVersion', 2]]);
-    expect(problemsOf('hand-edited', '.agent/SESSION.jsonl').map((p) => [p.code, p.severity])).toEqual([['TornLine', 'warning']]);
-    expect(problemsOf('hand-edited', '.agent/skills/Bad_Name/SKILL.md').map((p) => p.code)).toEqual(['InvalidField']);
-    const memory = inspectAgentFile('.agent/MEMORY.md', decode(readFileSync(join(root, 'hand-edited/.agent/MEMORY.md')))).view;
+    expect(problemsOf('hand-edited', '.agent/PROJECT_MEMORY.md').map((p) => p.code)).toEqual([
+      'NewerVersion',
+    ]);
+    expect(problemsOf('hand-edited', '.agent/HISTORY.jsonl').map((p) => [p.code, p.line])).toEqual([
+      ['NewerVersion', 2],
+    ]);
+    expect(problemsOf('hand-edited', '.agent/SESSION.jsonl').map((p) => [p.code, p.severity])).toEqual([
+      ['TornLine', 'warning'],
+    ]);
+    expect(problemsOf('hand-edited', '.agent/skills/Bad_Name/SKILL.md').map((p) => p.code)).toEqual([
+      'InvalidField',
+    ]);
+    const memory = inspectAgentFile(
+      '.agent/MEMORY.md',
+      decode(readFileSync(join(root, 'hand-edited/.agent/MEMORY.md'))),
+    ).view;
     expect(memory).toMatchObject({
       title: 'Memory',
       sections: [
         { title: 'Memory', entries: [] },
-        { title: 'Preferences', entries: [{ text: 'Tabs, not spaces.' }, { text: 'Answer in British English.' }] },
+        {
+          title: 'Preferences',
+          entries: [{ text: 'Tabs, not spaces.' }, { text: 'Answer in British English.' }],
+        },
         { title: 'A subsection nobody knows', entries: [] },
         { title: 'Unknown section', entries: [] },
       ],
     });
-    const plan = inspectAgentFile('.agent/plan/PLAN.md', decode(readFileSync(join(root, 'hand-edited/.agent/plan/PLAN.md')))).view;
+    const plan = inspectAgentFile(
+      '.agent/plan/PLAN.md',
+      decode(readFileSync(join(root, 'hand-edited/.agent/plan/PLAN.md'))),
+    ).view;
     if (plan.kind !== 'plan') throw new Error('not a plan');
     expect(plan.items.map((i) => [i.text, i.status, i.id])).toEqual([
       ['Read the README', 'done', 'read'],
@@ -127,7 +166,10 @@ describe('what the fixtures say about themselves', () => {
       ['Ask about the changelog', 'started', null],
       ['last item without newline', 'todo', null],
     ]);
-    const progress = inspectAgentFile('.agent/plan/PROGRESS.md', decode(readFileSync(join(root, 'hand-edited/.agent/plan/PROGRESS.md')))).view;
+    const progress = inspectAgentFile(
+      '.agent/plan/PROGRESS.md',
+      decode(readFileSync(join(root, 'hand-edited/.agent/plan/PROGRESS.md'))),
+    ).view;
     expect(progress).toMatchObject({
       entries: [
         { kind: 'note', time: null, text: 'yesterday: looked at the README' },
@@ -144,11 +186,26 @@ describe('what the fixtures say about themselves', () => {
       ['InvalidRecord', 4, 'warning'],
       ['TornLine', 6, 'error'],
     ]);
-    const history = inspectAgentFile('.agent/HISTORY.jsonl', decode(readFileSync(join(root, 'damaged/.agent/HISTORY.jsonl')))).view;
-    expect(history).toMatchObject({ torn: true, records: [{ line: 1, record: { kind: 'a' } }, { line: 5, record: { kind: 'e' } }] });
-    expect(problemsOf('damaged', '.agent/plan/PLAN.md').map((p) => [p.code, p.line])).toEqual([['DuplicateId', 3]]);
+    const history = inspectAgentFile(
+      '.agent/HISTORY.jsonl',
+      decode(readFileSync(join(root, 'damaged/.agent/HISTORY.jsonl'))),
+    ).view;
+    expect(history).toMatchObject({
+      torn: true,
+      records: [
+        { line: 1, record: { kind: 'a' } },
+        { line: 5, record: { kind: 'e' } },
+      ],
+    });
+    expect(problemsOf('damaged', '.agent/plan/PLAN.md').map((p) => [p.code, p.line])).toEqual([
+      ['DuplicateId', 3],
+    ]);
     expect(problemsOf('damaged', '.agent/SESSION_SUMMARY.md').map((p) => p.code)).toEqual(['FrontMatter']);
-    expect(problemsOf('damaged', '.agent/skills/no-description/SKILL.md').map((p) => [p.code, p.severity])).toEqual([['MissingField', 'error']]);
-    expect(problemsOf('damaged', '.agent/skills/no-front-matter/SKILL.md').map((p) => p.code)).toEqual(['MissingField']);
+    expect(
+      problemsOf('damaged', '.agent/skills/no-description/SKILL.md').map((p) => [p.code, p.severity]),
+    ).toEqual([['MissingField', 'error']]);
+    expect(problemsOf('damaged', '.agent/skills/no-front-matter/SKILL.md').map((p) => p.code)).toEqual([
+      'MissingField',
+    ]);
   });
 });

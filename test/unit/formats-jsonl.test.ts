@@ -43,7 +43,9 @@ describe('JSON Lines', () => {
   });
 
   it('numbers lines from firstLine when parsing a tail', () => {
-    expect(parseJsonl('x\n', { firstLine: 1001 }).problems).toMatchObject([{ code: 'MalformedLine', line: 1001 }]);
+    expect(parseJsonl('x\n', { firstLine: 1001 }).problems).toMatchObject([
+      { code: 'MalformedLine', line: 1001 },
+    ]);
   });
 
   it('appends on a fresh line after a torn tail, in the file’s line ending, never touching earlier bytes', () => {
@@ -63,7 +65,14 @@ describe('JSON Lines', () => {
   it('refuses records JSON cannot hold faithfully', () => {
     expect(recordToLine({ a: [1, 'two', null, { b: false }] })).toBe('{"a":[1,"two",null,{"b":false}]}');
     expect(recordToLine({ text: 'line\u2028sep' })).not.toMatch(/[\n\r]/);
-    for (const bad of [{ a: Number.NaN }, { a: undefined }, { a: () => 1 }, new Date(0), { a: Infinity }, 1n]) {
+    for (const bad of [
+      { a: Number.NaN },
+      { a: undefined },
+      { a: () => 1 },
+      new Date(0),
+      { a: Infinity },
+      1n,
+    ]) {
       expect(() => recordToLine(bad)).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
     }
     const cyclic: Record<string, unknown> = {};

@@ -53,7 +53,8 @@ describe('markdown documents', () => {
   });
 
   it('editing one section leaves every other byte where it was', () => {
-    const text = '\uFEFF---\r\n# keep\r\nversion: 1\r\n---\r\nPre  \r\n# A\r\nold a\r\n\r\n## B\r\nold b  \r\n## C\r\nc';
+    const text =
+      '\uFEFF---\r\n# keep\r\nversion: 1\r\n---\r\nPre  \r\n# A\r\nold a\r\n\r\n## B\r\nold b  \r\n## C\r\nc';
     const doc = parseMarkdown(text);
     const edited = serialiseMarkdown(setSectionBody(doc, 1, 'new b\nsecond line\n'));
     expect(edited).toBe(text.replace('old b  \r\n', 'new b\r\nsecond line\r\n'));
@@ -77,7 +78,9 @@ describe('markdown documents', () => {
   it('inserts and appends sections with the file’s line endings and a blank line before', () => {
     const doc = parseMarkdown('# A\r\ntext\r\n');
     expect(serialiseMarkdown(appendSection(doc, 2, 'New', 'x\n'))).toBe('# A\r\ntext\r\n\r\n## New\r\nx\r\n');
-    expect(serialiseMarkdown(insertSection(doc, 0, 1, 'First', 'y\n'))).toBe('# First\r\ny\r\n# A\r\ntext\r\n');
+    expect(serialiseMarkdown(insertSection(doc, 0, 1, 'First', 'y\n'))).toBe(
+      '# First\r\ny\r\n# A\r\ntext\r\n',
+    );
     expect(serialiseMarkdown(setPreamble(doc, 'intro\n'))).toBe('intro\r\n# A\r\ntext\r\n');
   });
 
@@ -133,7 +136,22 @@ describe('markdown documents', () => {
   });
 
   it('writes scalars that read back as the same value', () => {
-    for (const value of ['plain', 'has: colon', '#hash', '123', 'true', 'null', ' padded ', '- dash', 'x # y', "it's", 'ok-name', 42, false, null]) {
+    for (const value of [
+      'plain',
+      'has: colon',
+      '#hash',
+      '123',
+      'true',
+      'null',
+      ' padded ',
+      '- dash',
+      'x # y',
+      "it's",
+      'ok-name',
+      42,
+      false,
+      null,
+    ]) {
       expect(parseScalar(formatScalar(value)), String(value)).toEqual(value);
     }
   });
@@ -144,12 +162,20 @@ describe('memory files', () => {
     const text = '# Memory\r\n\r\n## Preferences\r\n- one\r\n- two\r\n  continued\r\n\r\n## Other\r\ntext';
     const added = addMemoryEntry(text, 'preferences', 'three\nlines');
     expect(added).toBe(text.replace('  continued\r\n', '  continued\r\n- three\r\n  lines\r\n'));
-    expect(parseMemory(added).sections[1]?.entries.map((e) => e.text)).toEqual(['one', 'two\ncontinued', 'three\nlines']);
+    expect(parseMemory(added).sections[1]?.entries.map((e) => e.text)).toEqual([
+      'one',
+      'two\ncontinued',
+      'three\nlines',
+    ]);
   });
 
   it('creates the section when missing, and starts a list after prose', () => {
-    expect(addMemoryEntry('# Memory\n', 'Lessons', 'Read the error first.')).toBe('# Memory\n\n## Lessons\n\n- Read the error first.\n');
-    expect(addMemoryEntry('## Lessons\nSome prose.\n', 'Lessons', 'x')).toBe('## Lessons\nSome prose.\n\n- x\n');
+    expect(addMemoryEntry('# Memory\n', 'Lessons', 'Read the error first.')).toBe(
+      '# Memory\n\n## Lessons\n\n- Read the error first.\n',
+    );
+    expect(addMemoryEntry('## Lessons\nSome prose.\n', 'Lessons', 'x')).toBe(
+      '## Lessons\nSome prose.\n\n- x\n',
+    );
     expect(addMemoryEntry('', 'Lessons', 'x')).toBe('## Lessons\n\n- x\n');
   });
 });

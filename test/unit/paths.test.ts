@@ -67,7 +67,9 @@ describe('project paths', () => {
 
   it('joins, splits and classifies', () => {
     expect(joinProjectPath('.agent', 'skills/x/SKILL.md')).toBe('.agent/skills/x/SKILL.md');
-    expect(() => joinProjectPath('.agent', '../../x')).toThrow(expect.objectContaining({ code: 'PathEscapes' }));
+    expect(() => joinProjectPath('.agent', '../../x')).toThrow(
+      expect.objectContaining({ code: 'PathEscapes' }),
+    );
     expect(pathSegments(normaliseProjectPath('a/b/c'))).toEqual(['a', 'b', 'c']);
     expect(parentDir(normaliseProjectPath('a/b/c'))).toBe('a/b');
     expect(parentDir(normaliseProjectPath('c'))).toBe('');

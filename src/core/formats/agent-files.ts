@@ -74,7 +74,8 @@ export function agentFileKind(path: string): AgentFileKind {
   return 'other';
 }
 
-export const isJsonlKind = (kind: AgentFileKind) => kind === 'history' || kind === 'session-log' || kind === 'jsonl';
+export const isJsonlKind = (kind: AgentFileKind) =>
+  kind === 'history' || kind === 'session-log' || kind === 'jsonl';
 
 /** Plain-data views, one per kind. */
 export type AgentFileView =
@@ -82,10 +83,20 @@ export type AgentFileView =
       readonly kind: 'memory' | 'project-memory';
       readonly version: number;
       readonly title: string | null;
-      readonly sections: readonly { readonly title: string; readonly line: number; readonly entries: readonly { readonly text: string; readonly line: number }[] }[];
+      readonly sections: readonly {
+        readonly title: string;
+        readonly line: number;
+        readonly entries: readonly { readonly text: string; readonly line: number }[];
+      }[];
     }
   | ({ readonly kind: 'session-summary'; readonly version: number } & SessionSummaryContent)
-  | { readonly kind: 'plan'; readonly version: number; readonly title: string | null; readonly goal: string | null; readonly items: readonly PlanItem[] }
+  | {
+      readonly kind: 'plan';
+      readonly version: number;
+      readonly title: string | null;
+      readonly goal: string | null;
+      readonly items: readonly PlanItem[];
+    }
   | { readonly kind: 'progress'; readonly version: number; readonly entries: readonly ProgressEntry[] }
   | {
       readonly kind: 'history' | 'session-log';
@@ -101,7 +112,10 @@ export type AgentFileView =
       readonly metadata: Readonly<Record<string, string>>;
       readonly allowedTools: string | null;
     }
-  | { readonly kind: 'markdown'; readonly headings: readonly { readonly level: number; readonly title: string; readonly line: number }[] }
+  | {
+      readonly kind: 'markdown';
+      readonly headings: readonly { readonly level: number; readonly title: string; readonly line: number }[];
+    }
   | { readonly kind: 'jsonl'; readonly values: number; readonly torn: boolean }
   | { readonly kind: 'other' };
 
@@ -126,7 +140,10 @@ export function inspectAgentFile(path: string, text: string): InspectedFile {
     }
     case 'plan': {
       const p = parsePlan(text);
-      return { view: { kind, version: p.version, title: p.title, goal: p.goal, items: p.items }, problems: p.problems };
+      return {
+        view: { kind, version: p.version, title: p.title, goal: p.goal, items: p.items },
+        problems: p.problems,
+      };
     }
     case 'progress': {
       const p = parseProgress(text);
@@ -140,15 +157,24 @@ export function inspectAgentFile(path: string, text: string): InspectedFile {
     case 'skill': {
       const s = parseSkill(text, skillNameOfPath(path) ?? undefined);
       const { name, description, license, compatibility, metadata, allowedTools } = s;
-      return { view: { kind, name, description, license, compatibility, metadata, allowedTools }, problems: s.problems };
+      return {
+        view: { kind, name, description, license, compatibility, metadata, allowedTools },
+        problems: s.problems,
+      };
     }
     case 'markdown': {
       const doc = parseMarkdown(text);
-      return { view: { kind, headings: doc.sections.map(({ level, title, line }) => ({ level, title, line })) }, problems: doc.problems };
+      return {
+        view: { kind, headings: doc.sections.map(({ level, title, line }) => ({ level, title, line })) },
+        problems: doc.problems,
+      };
     }
     case 'jsonl': {
       const doc = parseJsonl(text);
-      return { view: { kind, values: doc.lines.filter((l) => l.value !== undefined).length, torn: doc.torn }, problems: doc.problems };
+      return {
+        view: { kind, values: doc.lines.filter((l) => l.value !== undefined).length, torn: doc.torn },
+        problems: doc.problems,
+      };
     }
     case 'other':
       return { view: { kind }, problems: [] };

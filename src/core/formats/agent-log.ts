@@ -55,7 +55,12 @@ export function parseAgentLog(text: string, options: ParseJsonlOptions = {}): Ag
     if (line.value === undefined) continue;
     if (!isAgentLogRecord(line.value)) {
       problems.push(
-        problem('InvalidRecord', 'warning', `Line ${line.line} is JSON but not a record (it needs "ts" as epoch ms and a "kind"); it is kept as it is.`, line.line),
+        problem(
+          'InvalidRecord',
+          'warning',
+          `Line ${line.line} is JSON but not a record (it needs "ts" as epoch ms and a "kind"); it is kept as it is.`,
+          line.line,
+        ),
       );
       continue;
     }
@@ -77,7 +82,11 @@ export function parseAgentLog(text: string, options: ParseJsonlOptions = {}): Ag
 }
 
 /** A record with this build's envelope: `v` first, then `ts` and `kind`, then the fields in the order given. */
-export function createAgentLogRecord(kind: string, ts: number, fields: Readonly<Record<string, Json>> = {}): AgentLogRecord {
+export function createAgentLogRecord(
+  kind: string,
+  ts: number,
+  fields: Readonly<Record<string, Json>> = {},
+): AgentLogRecord {
   const { v: _v, ts: _ts, kind: _kind, ...rest } = fields;
   return { v: agentLogVersion, ts, kind, ...rest };
 }

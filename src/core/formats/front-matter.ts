@@ -8,12 +8,7 @@ import { splitLines, type Line } from './lines';
 import { problem, type FormatProblem } from './problems';
 
 export type FrontMatterValue =
-  | string
-  | number
-  | boolean
-  | null
-  | FrontMatterValue[]
-  | { [key: string]: FrontMatterValue };
+  string | number | boolean | null | FrontMatterValue[] | { [key: string]: FrontMatterValue };
 
 export interface FrontMatterField {
   readonly key: string;
@@ -54,14 +49,26 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
       frontMatter: null,
       body: text,
       bodyLineOffset: 0,
-      problems: [problem('FrontMatter', 'warning', 'The file opens with "---" but the front matter never closes; it is read as plain text.', 1)],
+      problems: [
+        problem(
+          'FrontMatter',
+          'warning',
+          'The file opens with "---" but the front matter never closes; it is read as plain text.',
+          1,
+        ),
+      ],
     };
   }
   const blockLines = lines.slice(0, close + 1);
   const last = lines[close] as Line;
   const raw = text.slice(0, last.offset + last.text.length + last.eol.length);
   const { fields, problems } = parseFields(blockLines);
-  return { frontMatter: { raw, lines: blockLines, fields }, body: text.slice(raw.length), bodyLineOffset: close + 1, problems };
+  return {
+    frontMatter: { raw, lines: blockLines, fields },
+    body: text.slice(raw.length),
+    bodyLineOffset: close + 1,
+    problems,
+  };
 }
 
 const keyLine = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
@@ -82,7 +89,14 @@ function parseFields(lines: readonly Line[]): { fields: FrontMatterField[]; prob
     }
     const match = keyLine.exec(line.text);
     if (!match) {
-      problems.push(problem('FrontMatter', 'warning', `Front matter line ${line.number} is not "key: value"; it is kept as it is.`, line.number));
+      problems.push(
+        problem(
+          'FrontMatter',
+          'warning',
+          `Front matter line ${line.number} is not "key: value"; it is kept as it is.`,
+          line.number,
+        ),
+      );
       i++;
       continue;
     }
@@ -202,7 +216,11 @@ export function getText(frontMatter: FrontMatter | null, key: string): string | 
  * Sets (or with `undefined` removes) one field. Only that field's lines change: other fields, comments, blank
  * lines and line endings keep their bytes. A new field goes just before the closing delimiter.
  */
-export function setField(frontMatter: FrontMatter, key: string, value: FrontMatterValue | undefined): FrontMatter {
+export function setField(
+  frontMatter: FrontMatter,
+  key: string,
+  value: FrontMatterValue | undefined,
+): FrontMatter {
   const lines = frontMatter.lines;
   const eol = (lines[0] as Line).eol;
   const existing = frontMatter.fields.find((f) => f.key === key);
@@ -219,7 +237,10 @@ export function setField(frontMatter: FrontMatter, key: string, value: FrontMatt
 }
 
 /** A new front matter block from fields in order. */
-export function createFrontMatter(fields: Readonly<Record<string, FrontMatterValue>>, eol = '\n'): FrontMatter {
+export function createFrontMatter(
+  fields: Readonly<Record<string, FrontMatterValue>>,
+  eol = '\n',
+): FrontMatter {
   const body = Object.entries(fields)
     .map(([key, value]) => formatField(key, value, eol))
     .join('');

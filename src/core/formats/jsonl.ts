@@ -56,7 +56,14 @@ export function parseJsonl(text: string, options: ParseJsonlOptions = {}): Jsonl
       const reason = error instanceof Error ? error.message : String(error);
       lines.push({ line, raw: l.text, eol: l.eol, error: reason });
       if (!(torn && l === last)) {
-        problems.push(problem('MalformedLine', 'error', `Line ${line} is not valid JSON (${reason}); it is kept as it is.`, line));
+        problems.push(
+          problem(
+            'MalformedLine',
+            'error',
+            `Line ${line} is not valid JSON (${reason}); it is kept as it is.`,
+            line,
+          ),
+        );
       }
     }
   }
@@ -100,16 +107,19 @@ export function recordToLine(record: unknown): string {
 function requireJson(value: unknown, where: string, seen: Set<object>): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new BrainError('InvalidArgument', `${where} is ${value}, which JSON cannot hold.`);
+    if (!Number.isFinite(value))
+      throw new BrainError('InvalidArgument', `${where} is ${value}, which JSON cannot hold.`);
     return;
   }
-  if (typeof value !== 'object') throw new BrainError('InvalidArgument', `${where} is a ${typeof value}, which JSON cannot hold.`);
+  if (typeof value !== 'object')
+    throw new BrainError('InvalidArgument', `${where} is a ${typeof value}, which JSON cannot hold.`);
   if (seen.has(value)) throw new BrainError('InvalidArgument', `${where} refers to itself.`);
   seen.add(value);
   if (Array.isArray(value)) value.forEach((item, i) => requireJson(item, `${where}[${i}]`, seen));
   else {
     const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new BrainError('InvalidArgument', `${where} is not a plain object.`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new BrainError('InvalidArgument', `${where} is not a plain object.`);
     for (const [key, item] of Object.entries(value)) requireJson(item, `${where}.${key}`, seen);
   }
   seen.delete(value);

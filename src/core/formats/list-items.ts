@@ -40,7 +40,10 @@ export function parseListItems(text: string, firstLine = 1): ListItem[] {
     if (m && !/^ *([-*_])( *\1){2,} *$/.test(line.text)) {
       const indent = (m[1] as string).length;
       const checkbox = m[4] ?? null;
-      const checkboxAt = checkbox === null ? null : line.offset + indent + (m[2] as string).length + (m[3] as string).length + 1;
+      const checkboxAt =
+        checkbox === null
+          ? null
+          : line.offset + indent + (m[2] as string).length + (m[3] as string).length + 1;
       open = {
         indent,
         marker: m[2] as string,
@@ -53,7 +56,12 @@ export function parseListItems(text: string, firstLine = 1): ListItem[] {
         checkboxAt,
       };
       items.push(open);
-    } else if (open && line.text.trim() !== '' && /^\s/.test(line.text) && leadingColumns(line.text) > open.indent) {
+    } else if (
+      open &&
+      line.text.trim() !== '' &&
+      /^\s/.test(line.text) &&
+      leadingColumns(line.text) > open.indent
+    ) {
       open.parts.push(line.text.trim());
       open.end = lineEnd;
     } else {

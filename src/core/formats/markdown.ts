@@ -50,7 +50,13 @@ export function createFenceTracker() {
         if (m && !(m[1]?.startsWith('`') && text.slice(m[0].length).includes('`'))) fence = m[1] as string;
         return m !== null;
       }
-      if (m && (m[1] as string)[0] === fence[0] && (m[1] as string).length >= fence.length && text.trim() === m[1]) fence = null;
+      if (
+        m &&
+        (m[1] as string)[0] === fence[0] &&
+        (m[1] as string).length >= fence.length &&
+        text.trim() === m[1]
+      )
+        fence = null;
       return true;
     },
   };
@@ -113,7 +119,9 @@ const endsWithEol = (text: string) => /[\r\n]$/.test(text);
 /** Index of the first section titled `title` (case- and space-insensitive), optionally at `level`; -1 if none. */
 export function findSection(doc: MarkdownDocument, title: string, level?: number): number {
   const wanted = normaliseTitle(title);
-  return doc.sections.findIndex((s) => normaliseTitle(s.title) === wanted && (level === undefined || s.level === level));
+  return doc.sections.findIndex(
+    (s) => normaliseTitle(s.title) === wanted && (level === undefined || s.level === level),
+  );
 }
 
 export function normaliseTitle(title: string): string {
@@ -128,7 +136,10 @@ export function sectionExtent(doc: MarkdownDocument, index: number): { start: nu
   return { start: index, end };
 }
 
-function rebuild(doc: MarkdownDocument, parts: { preamble?: string; sections?: MarkdownSection[]; frontMatter?: FrontMatter | null }) {
+function rebuild(
+  doc: MarkdownDocument,
+  parts: { preamble?: string; sections?: MarkdownSection[]; frontMatter?: FrontMatter | null },
+) {
   const sections = parts.sections ?? [...doc.sections];
   // A heading that was the file's unterminated last line needs an ending once text follows it.
   const fixed = sections.map((s, i) => {
@@ -169,7 +180,13 @@ export function setPreamble(doc: MarkdownDocument, preamble: string): MarkdownDo
  * Inserts a new section before section `at` (or at the end when `at` is the section count). A blank line is
  * kept between the previous section's text and the new heading, as people write it.
  */
-export function insertSection(doc: MarkdownDocument, at: number, level: number, title: string, body: string): MarkdownDocument {
+export function insertSection(
+  doc: MarkdownDocument,
+  at: number,
+  level: number,
+  title: string,
+  body: string,
+): MarkdownDocument {
   const eol = doc.eol;
   const sections = [...doc.sections];
   const heading = `${'#'.repeat(Math.min(6, Math.max(1, level)))} ${title}${eol}`;
@@ -192,12 +209,21 @@ function blankLineAfter(text: string, eol: string, afterHeading: boolean): strin
   return text.replace(/(\r\n|\r|\n)*$/, eol + eol);
 }
 
-export function appendSection(doc: MarkdownDocument, level: number, title: string, body: string): MarkdownDocument {
+export function appendSection(
+  doc: MarkdownDocument,
+  level: number,
+  title: string,
+  body: string,
+): MarkdownDocument {
   return insertSection(doc, doc.sections.length, level, title, body);
 }
 
 /** Sets (or with `undefined` removes) one front matter field, creating the block if the file has none. */
-export function setFrontMatterField(doc: MarkdownDocument, key: string, value: FrontMatterValue | undefined): MarkdownDocument {
+export function setFrontMatterField(
+  doc: MarkdownDocument,
+  key: string,
+  value: FrontMatterValue | undefined,
+): MarkdownDocument {
   const base = doc.frontMatter ?? splitFrontMatter(`---${doc.eol}---${doc.eol}`).frontMatter;
   if (!base) return doc;
   if (!doc.frontMatter && value === undefined) return doc;

@@ -5,7 +5,14 @@
  * ("entries"). `addMemoryEntry` inserts one line and leaves every other byte.
  */
 import { parseListItems } from './list-items';
-import { appendSection, findSection, parseMarkdown, serialiseMarkdown, setSectionBody, type MarkdownDocument } from './markdown';
+import {
+  appendSection,
+  findSection,
+  parseMarkdown,
+  serialiseMarkdown,
+  setSectionBody,
+  type MarkdownDocument,
+} from './markdown';
 import type { FormatProblem } from './problems';
 import { formatVersion } from './version';
 
@@ -49,10 +56,22 @@ export function parseMemory(text: string, file = 'MEMORY.md'): MemoryFile {
   const sections: MemorySection[] = [];
   const preambleEntries = topLevelEntries(document.preamble, document.preambleLine);
   if (document.preamble.trim() !== '') {
-    sections.push({ title: '', level: 0, line: document.preambleLine, entries: preambleEntries, body: document.preamble });
+    sections.push({
+      title: '',
+      level: 0,
+      line: document.preambleLine,
+      entries: preambleEntries,
+      body: document.preamble,
+    });
   }
   for (const s of document.sections) {
-    sections.push({ title: s.title, level: s.level, line: s.line, entries: topLevelEntries(s.body, s.line + 1), body: s.body });
+    sections.push({
+      title: s.title,
+      level: s.level,
+      line: s.line,
+      entries: topLevelEntries(s.body, s.line + 1),
+      body: s.body,
+    });
   }
   const title = document.sections.find((s) => s.level === 1)?.title ?? null;
   return { version, title, sections, document, problems };
@@ -65,7 +84,10 @@ export function parseMemory(text: string, file = 'MEMORY.md'): MemoryFile {
 export function addMemoryEntry(text: string, sectionTitle: string, entry: string): string {
   const doc = parseMarkdown(text);
   const eol = doc.eol;
-  const bullet = `- ${entry.trim().split(/\r\n|\r|\n/).join(`${eol}  `)}${eol}`;
+  const bullet = `- ${entry
+    .trim()
+    .split(/\r\n|\r|\n/)
+    .join(`${eol}  `)}${eol}`;
   const index = findSection(doc, sectionTitle);
   if (index < 0) return serialiseMarkdown(appendSection(doc, 2, sectionTitle, `${eol}${bullet}`));
   const body = doc.sections[index]?.body ?? '';

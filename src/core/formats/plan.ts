@@ -56,7 +56,13 @@ export const planItemIdPattern = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const idSuffix = /[ \t]*\{#([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\}[ \t]*$/;
 
 const statusOfMark = (mark: string): PlanItemStatus =>
-  mark === 'x' || mark === 'X' ? 'done' : mark === '/' || mark === '~' ? 'started' : mark === '-' ? 'skipped' : 'todo';
+  mark === 'x' || mark === 'X'
+    ? 'done'
+    : mark === '/' || mark === '~'
+      ? 'started'
+      : mark === '-'
+        ? 'skipped'
+        : 'todo';
 
 const markOfStatus: Record<PlanItemStatus, string> = { todo: ' ', started: '/', done: 'x', skipped: '-' };
 
@@ -69,7 +75,9 @@ interface LocatedItem extends PlanItem {
 
 function locateItems(text: string, document: MarkdownDocument): LocatedItem[] {
   const contentStart = document.bom.length + (document.frontMatter?.raw.length ?? 0);
-  const items = parseListItems(text.slice(contentStart), document.preambleLine).filter((i) => i.checkbox !== null);
+  const items = parseListItems(text.slice(contentStart), document.preambleLine).filter(
+    (i) => i.checkbox !== null,
+  );
   const indents: number[] = [];
   return items.map((item, index) => {
     while (indents.length > 0 && (indents[indents.length - 1] as number) >= item.indent) indents.pop();
@@ -107,13 +115,27 @@ export function parsePlan(text: string): Plan {
     if (item.id === null) continue;
     const first = seen.get(item.id);
     if (first !== undefined) {
-      problems.push(problem('DuplicateId', 'warning', `Plan item id "${item.id}" is used on line ${first} and again on line ${item.line}.`, item.line));
+      problems.push(
+        problem(
+          'DuplicateId',
+          'warning',
+          `Plan item id "${item.id}" is used on line ${first} and again on line ${item.line}.`,
+          item.line,
+        ),
+      );
     } else seen.set(item.id, item.line);
   }
   const h1 = document.sections.find((s) => s.level === 1)?.title ?? null;
   const goalIndex = [findSection(document, 'Goal'), findSection(document, 'Why')].find((i) => i >= 0);
   const goal = goalIndex === undefined ? null : (document.sections[goalIndex]?.body.trim() ?? null);
-  return { version, title: h1 === null ? null : h1.replace(/^plan\s*:\s*/i, ''), goal: goal || null, items, document, problems };
+  return {
+    version,
+    title: h1 === null ? null : h1.replace(/^plan\s*:\s*/i, ''),
+    goal: goal || null,
+    items,
+    document,
+    problems,
+  };
 }
 
 /** Which item: its id, or its 0-based position. */
@@ -143,14 +165,23 @@ export interface NewPlanItem {
 
 function itemLine(item: NewPlanItem, eol: string, indent = ''): string {
   if (item.id !== undefined && !planItemIdPattern.test(item.id)) {
-    throw new BrainError('InvalidArgument', `"${item.id}" is not a plan item id (letters, digits, . _ -; up to 64).`);
+    throw new BrainError(
+      'InvalidArgument',
+      `"${item.id}" is not a plan item id (letters, digits, . _ -; up to 64).`,
+    );
   }
   const text = item.text.trim();
   if (text === '') throw new BrainError('InvalidArgument', 'A plan item needs text.');
   const lines = text.split(/\r\n|\r|\n/);
   const id = item.id === undefined ? '' : ` {#${item.id}}`;
   const first = `${indent}- [${markOfStatus[item.status ?? 'todo']}] ${lines[0] as string}${id}${eol}`;
-  return first + lines.slice(1).map((l) => `${indent}  ${l}${eol}`).join('');
+  return (
+    first +
+    lines
+      .slice(1)
+      .map((l) => `${indent}  ${l}${eol}`)
+      .join('')
+  );
 }
 
 /**
@@ -167,7 +198,9 @@ export function appendPlanItem(text: string, item: NewPlanItem): string {
   const topLevel = items.filter((i) => i.depth === 0);
   const last = topLevel[topLevel.length - 1];
   // Nested items of the last top-level one come before the insertion point.
-  const after = last ? Math.max(...items.filter((i) => i.index >= last.index).map((i) => i.endAt)) : text.length;
+  const after = last
+    ? Math.max(...items.filter((i) => i.index >= last.index).map((i) => i.endAt))
+    : text.length;
   const head = text.slice(0, after);
   const sep = head === '' || /[\r\n]$/.test(head) ? '' : eol;
   return head + sep + itemLine(item, eol, last ? ' '.repeat(last.indent) : '') + text.slice(after);
@@ -187,7 +220,12 @@ export function createPlanText(plan: NewPlan, eol = '\n'): string {
     if (ids.has(item.id)) throw new BrainError('InvalidArgument', `Plan item id "${item.id}" is used twice.`);
     ids.add(item.id);
   }
-  const goal = plan.goal?.trim() ? `## Goal${eol}${eol}${plan.goal.trim().split(/\r\n|\r|\n/).join(eol)}${eol}${eol}` : '';
+  const goal = plan.goal?.trim()
+    ? `## Goal${eol}${eol}${plan.goal
+        .trim()
+        .split(/\r\n|\r|\n/)
+        .join(eol)}${eol}${eol}`
+    : '';
   return (
     createFrontMatter({ version: planFormatVersion }, eol).raw +
     `${eol}# Plan: ${plan.title.trim()}${eol}${eol}` +

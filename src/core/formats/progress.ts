@@ -38,7 +38,8 @@ export interface Progress {
   readonly problems: readonly FormatProblem[];
 }
 
-const entryPattern = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))[ \t]+([a-z][a-z_-]*)(?:[ \t]+#([A-Za-z0-9][A-Za-z0-9_.-]*))?:[ \t]*([\s\S]*)$/;
+const entryPattern =
+  /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))[ \t]+([a-z][a-z_-]*)(?:[ \t]+#([A-Za-z0-9][A-Za-z0-9_.-]*))?:[ \t]*([\s\S]*)$/;
 const kindPattern = /^[a-z][a-z_-]{0,31}$/;
 
 export function parseProgress(text: string): Progress {
@@ -51,8 +52,15 @@ export function parseProgress(text: string): Progress {
     .map((item): ProgressEntry => {
       const m = entryPattern.exec(item.text);
       const time = m ? Date.parse(m[1] as string) : Number.NaN;
-      if (!m || Number.isNaN(time)) return { time: null, kind: 'note', itemId: null, text: item.text, line: item.line };
-      return { time, kind: m[2] as string, itemId: m[3] ?? null, text: (m[4] as string).trim(), line: item.line };
+      if (!m || Number.isNaN(time))
+        return { time: null, kind: 'note', itemId: null, text: item.text, line: item.line };
+      return {
+        time,
+        kind: m[2] as string,
+        itemId: m[3] ?? null,
+        text: (m[4] as string).trim(),
+        line: item.line,
+      };
     });
   return { version, entries, document, problems };
 }
@@ -66,14 +74,22 @@ export interface NewProgressEntry {
 }
 
 export function formatProgressEntry(entry: NewProgressEntry, eol = '\n'): string {
-  if (!Number.isFinite(entry.time)) throw new BrainError('InvalidArgument', 'A progress entry needs a time (epoch ms).');
-  if (!kindPattern.test(entry.kind)) throw new BrainError('InvalidArgument', `"${entry.kind}" is not a progress kind (a lowercase word).`);
+  if (!Number.isFinite(entry.time))
+    throw new BrainError('InvalidArgument', 'A progress entry needs a time (epoch ms).');
+  if (!kindPattern.test(entry.kind))
+    throw new BrainError('InvalidArgument', `"${entry.kind}" is not a progress kind (a lowercase word).`);
   if (entry.itemId !== undefined && !planItemIdPattern.test(entry.itemId)) {
     throw new BrainError('InvalidArgument', `"${entry.itemId}" is not a plan item id.`);
   }
   const lines = entry.text.trim().split(/\r\n|\r|\n/);
   const item = entry.itemId === undefined ? '' : ` #${entry.itemId}`;
-  return `- ${new Date(entry.time).toISOString()} ${entry.kind}${item}: ${lines[0] as string}${eol}` + lines.slice(1).map((l) => `  ${l}${eol}`).join('');
+  return (
+    `- ${new Date(entry.time).toISOString()} ${entry.kind}${item}: ${lines[0] as string}${eol}` +
+    lines
+      .slice(1)
+      .map((l) => `  ${l}${eol}`)
+      .join('')
+  );
 }
 
 /** Appends an entry at the end of the file (a file without a final line ending gets one first). */

@@ -70,7 +70,9 @@ export interface SessionSummary extends SessionSummaryContent {
 }
 
 const keyOfTitle = new Map<string, TextKey | ListKey>(
-  Object.entries(sessionSummarySections).flatMap(([key, titles]) => titles.map((t) => [normaliseTitle(t), key as TextKey | ListKey])),
+  Object.entries(sessionSummarySections).flatMap(([key, titles]) =>
+    titles.map((t) => [normaliseTitle(t), key as TextKey | ListKey]),
+  ),
 );
 
 const idText = (value: FrontMatterValue | undefined) =>
@@ -126,21 +128,43 @@ export function createSessionSummaryText(summary: SessionSummaryContent, eol = '
   if (summary.sessionId !== null) fields['session'] = asNumberIfNumeric(summary.sessionId);
   if (summary.taskId !== null) fields['task'] = asNumberIfNumeric(summary.taskId);
   if (summary.updatedAt !== null) fields['updated'] = new Date(summary.updatedAt).toISOString();
-  const lines = (text: string) => text.trim().split(/\r\n|\r|\n/).join(eol);
+  const lines = (text: string) =>
+    text
+      .trim()
+      .split(/\r\n|\r|\n/)
+      .join(eol);
   const section = (key: TextKey | ListKey) => {
     const value = summary[key];
     const body = Array.isArray(value)
       ? value.length === 0
         ? 'None.'
-        : value.map((item: string) => `- ${item.trim().split(/\r\n|\r|\n/).join(`${eol}  `)}`).join(eol)
+        : value
+            .map(
+              (item: string) =>
+                `- ${item
+                  .trim()
+                  .split(/\r\n|\r|\n/)
+                  .join(`${eol}  `)}`,
+            )
+            .join(eol)
       : typeof value === 'string' && value.trim() !== ''
         ? lines(value)
         : 'None.';
     return `## ${sessionSummarySections[key][0] as string}${eol}${eol}${body}${eol}${eol}`;
   };
-  const order: (TextKey | ListKey)[] = ['goal', 'latestInstruction', 'decisions', 'changedFiles', 'validation', 'blocker', 'nextAction', 'openQuestions'];
+  const order: (TextKey | ListKey)[] = [
+    'goal',
+    'latestInstruction',
+    'decisions',
+    'changedFiles',
+    'validation',
+    'blocker',
+    'nextAction',
+    'openQuestions',
+  ];
   const title = summary.title?.trim() ? `# Session summary: ${summary.title.trim()}` : '# Session summary';
-  const text = createFrontMatter(fields, eol).raw + `${eol}${title}${eol}${eol}` + order.map(section).join('');
+  const text =
+    createFrontMatter(fields, eol).raw + `${eol}${title}${eol}${eol}` + order.map(section).join('');
   return text.slice(0, text.length - eol.length);
 }
 

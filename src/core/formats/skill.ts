@@ -48,23 +48,53 @@ export function parseSkill(text: string, folderName?: string): Skill {
   const fm = document.frontMatter;
   const problems: FormatProblem[] = [...document.problems];
   const at = fm ? 1 : undefined;
-  if (!fm) problems.push(problem('MissingField', 'error', 'A SKILL.md starts with front matter (---) holding at least name and description.', 1));
+  if (!fm)
+    problems.push(
+      problem(
+        'MissingField',
+        'error',
+        'A SKILL.md starts with front matter (---) holding at least name and description.',
+        1,
+      ),
+    );
   const name = (getText(fm, 'name') ?? '').trim();
   const description = (getText(fm, 'description') ?? '').trim();
   if (fm) {
     const nameIssue = skillNameProblem(name);
-    if (nameIssue) problems.push(problem(name === '' ? 'MissingField' : 'InvalidField', 'error', `name: ${nameIssue}.`, at));
+    if (nameIssue)
+      problems.push(
+        problem(name === '' ? 'MissingField' : 'InvalidField', 'error', `name: ${nameIssue}.`, at),
+      );
     else if (folderName !== undefined && folderName !== name) {
-      problems.push(problem('InvalidField', 'warning', `name "${name}" differs from its folder "${folderName}".`, at));
+      problems.push(
+        problem('InvalidField', 'warning', `name "${name}" differs from its folder "${folderName}".`, at),
+      );
     }
-    if (description === '') problems.push(problem('MissingField', 'error', 'description: say what the skill does and when to use it.', at));
+    if (description === '')
+      problems.push(
+        problem('MissingField', 'error', 'description: say what the skill does and when to use it.', at),
+      );
     else if (description.length > maxSkillDescriptionChars) {
-      problems.push(problem('InvalidField', 'warning', `description is longer than ${maxSkillDescriptionChars} characters.`, at));
+      problems.push(
+        problem(
+          'InvalidField',
+          'warning',
+          `description is longer than ${maxSkillDescriptionChars} characters.`,
+          at,
+        ),
+      );
     }
   }
   const compatibility = getText(fm, 'compatibility') ?? null;
   if (compatibility !== null && compatibility.length > maxSkillCompatibilityChars) {
-    problems.push(problem('InvalidField', 'warning', `compatibility is longer than ${maxSkillCompatibilityChars} characters.`, at));
+    problems.push(
+      problem(
+        'InvalidField',
+        'warning',
+        `compatibility is longer than ${maxSkillCompatibilityChars} characters.`,
+        at,
+      ),
+    );
   }
   return {
     name,
@@ -99,7 +129,10 @@ export interface NewSkill {
 /** A fresh SKILL.md text; throws `InvalidArgument` for a name or description the convention does not allow. */
 export function createSkillText(skill: NewSkill): string {
   validateSkillFields(skill.name, skill.description);
-  const fields: Record<string, FrontMatterValue> = { name: skill.name, description: skill.description.trim() };
+  const fields: Record<string, FrontMatterValue> = {
+    name: skill.name,
+    description: skill.description.trim(),
+  };
   if (skill.license) fields['license'] = skill.license;
   if (skill.compatibility) fields['compatibility'] = skill.compatibility;
   if (skill.metadata && Object.keys(skill.metadata).length > 0) fields['metadata'] = { ...skill.metadata };
@@ -116,9 +149,13 @@ export function setSkillField(text: string, key: string, value: FrontMatterValue
 export function validateSkillFields(name: string, description: string): void {
   const nameIssue = skillNameProblem(name);
   if (nameIssue) throw new BrainError('InvalidArgument', `"${name}": ${nameIssue}.`);
-  if (description.trim() === '') throw new BrainError('InvalidArgument', 'A skill needs a description: what it does and when to use it.');
+  if (description.trim() === '')
+    throw new BrainError('InvalidArgument', 'A skill needs a description: what it does and when to use it.');
   if (description.trim().length > maxSkillDescriptionChars) {
-    throw new BrainError('InvalidArgument', `A skill description has at most ${maxSkillDescriptionChars} characters.`);
+    throw new BrainError(
+      'InvalidArgument',
+      `A skill description has at most ${maxSkillDescriptionChars} characters.`,
+    );
   }
 }
 
@@ -126,6 +163,10 @@ export function validateSkillFields(name: string, description: string): void {
 export function validateSkillText(text: string, name: string): Skill {
   const skill = parseSkill(text, name);
   const errors = skill.problems.filter((p) => p.severity === 'error' || p.code === 'InvalidField');
-  if (errors.length > 0) throw new BrainError('InvalidArgument', `This SKILL.md cannot be saved: ${errors.map((p) => p.message).join(' ')}`);
+  if (errors.length > 0)
+    throw new BrainError(
+      'InvalidArgument',
+      `This SKILL.md cannot be saved: ${errors.map((p) => p.message).join(' ')}`,
+    );
   return skill;
 }

@@ -12,23 +12,51 @@ export function translateFsError(error: unknown, path: string, doing: string): B
     case 'NotFoundError':
       return new BrainError('NotFound', `${cap(where)} does not exist (while ${doing}).`, { path });
     case 'TypeMismatchError':
-      return new BrainError('NotADirectory', `${cap(where)}: a file and a folder are mixed up here (a file where a folder is expected, or the reverse) while ${doing}.`, { path });
+      return new BrainError(
+        'NotADirectory',
+        `${cap(where)}: a file and a folder are mixed up here (a file where a folder is expected, or the reverse) while ${doing}.`,
+        { path },
+      );
     case 'NotAllowedError':
     case 'SecurityError':
-      return new BrainError('PermissionDenied', `The browser did not allow ${doing} ${where}. Grant access to the project folder again (the "Allow access" button), then retry.`, { path });
+      return new BrainError(
+        'PermissionDenied',
+        `The browser did not allow ${doing} ${where}. Grant access to the project folder again (the "Allow access" button), then retry.`,
+        { path },
+      );
     case 'QuotaExceededError':
-      return new BrainError('QuotaExceeded', `The browser's storage is full while ${doing} ${where}. Free some space (export and delete old projects or brains) and retry.`, { path });
+      return new BrainError(
+        'QuotaExceeded',
+        `The browser's storage is full while ${doing} ${where}. Free some space (export and delete old projects or brains) and retry.`,
+        { path },
+      );
     case 'NoModificationAllowedError':
     case 'InvalidStateError':
-      return new BrainError('Busy', `${cap(where)} is locked by another writer (another tab or program); retry in a moment.`, { path });
+      return new BrainError(
+        'Busy',
+        `${cap(where)} is locked by another writer (another tab or program); retry in a moment.`,
+        { path },
+      );
     case 'NotReadableError':
-      return new BrainError('Conflict', `${cap(where)} changed on disk while it was being read; read it again.`, { path });
+      return new BrainError(
+        'Conflict',
+        `${cap(where)} changed on disk while it was being read; read it again.`,
+        { path },
+      );
     case 'AbortError':
       return new BrainError('Busy', `${cap(doing)} ${where} was interrupted; retry.`, { path });
     case 'TypeError':
-      return new BrainError('InvalidArgument', `${cap(where)} is not a name this folder accepts (${(error as Error).message}).`, { path });
+      return new BrainError(
+        'InvalidArgument',
+        `${cap(where)} is not a name this folder accepts (${(error as Error).message}).`,
+        { path },
+      );
     default:
-      return new BrainError('Internal', `${cap(doing)} ${where} failed: ${error instanceof Error ? error.message || error.name : String(error)}`, { path });
+      return new BrainError(
+        'Internal',
+        `${cap(doing)} ${where} failed: ${error instanceof Error ? error.message || error.name : String(error)}`,
+        { path },
+      );
   }
 }
 

@@ -46,7 +46,10 @@ export interface FolderLimits {
   readonly maxHashBytes: number;
 }
 
-export const defaultFolderLimits: FolderLimits = { maxReadBytes: 16 * 1024 * 1024, maxHashBytes: 16 * 1024 * 1024 };
+export const defaultFolderLimits: FolderLimits = {
+  maxReadBytes: 16 * 1024 * 1024,
+  maxHashBytes: 16 * 1024 * 1024,
+};
 
 export interface AgentFolder {
   readonly kind: FolderKind;
@@ -70,12 +73,19 @@ export interface AgentFolder {
   /** Replaces the file atomically (written aside, swapped in on close), creating parent folders as needed. */
   write(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<FileRead>;
   /** Adds bytes at the end atomically; earlier bytes are never rewritten. Creates the file when missing. */
-  append(path: string, bytes: Uint8Array, options?: WriteOptions): Promise<FileInfo & { version: FileVersion }>;
+  append(
+    path: string,
+    bytes: Uint8Array,
+    options?: WriteOptions,
+  ): Promise<FileInfo & { version: FileVersion }>;
   /** Creates the folder and its parents (no-op when it exists; `NotADirectory` when a file is in the way). */
   makeDirectory(path: string): Promise<void>;
   remove(path: string, options?: WriteOptions & { readonly recursive?: boolean }): Promise<void>;
   /** Entries under `dir` ('' is the root), sorted by path; `skip` names folders not to descend into. */
-  list(dir: string, options?: { readonly recursive?: boolean; readonly skip?: ReadonlySet<string> }): Promise<FolderEntry[]>;
+  list(
+    dir: string,
+    options?: { readonly recursive?: boolean; readonly skip?: ReadonlySet<string> },
+  ): Promise<FolderEntry[]>;
 }
 
 /** Folders no listing or export descends into by default: version control and dependency caches. */

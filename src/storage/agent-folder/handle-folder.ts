@@ -5,7 +5,14 @@
  * checked before writing and again just before the swap, so a change made meanwhile aborts the write.
  */
 import { BrainError } from '../../core/errors';
-import { baseName, normaliseProjectDir, normaliseProjectPath, parentDir, pathSegments, type ProjectPath } from '../../core/paths';
+import {
+  baseName,
+  normaliseProjectDir,
+  normaliseProjectPath,
+  parentDir,
+  pathSegments,
+  type ProjectPath,
+} from '../../core/paths';
 import { translateFsError } from './errors';
 import {
   defaultFolderLimits,
@@ -42,7 +49,11 @@ export function createHandleFolder(
         dir = await dir.getDirectoryHandle(segment, { create });
       } catch (error) {
         if (error instanceof DOMException && error.name === 'TypeMismatchError') {
-          throw new BrainError('NotADirectory', `"${walked}" is a file, but a folder is expected there (for "${path}").`, { path: walked });
+          throw new BrainError(
+            'NotADirectory',
+            `"${walked}" is a file, but a folder is expected there (for "${path}").`,
+            { path: walked },
+          );
         }
         throw translateFsError(error, walked, 'opening the folder');
       }
@@ -64,7 +75,9 @@ export function createHandleFolder(
     } catch (error) {
       if (error instanceof DOMException && error.name === 'NotFoundError') return null;
       if (error instanceof DOMException && error.name === 'TypeMismatchError') {
-        throw new BrainError('NotADirectory', `"${path}" is a folder, but a file is expected there.`, { path });
+        throw new BrainError('NotADirectory', `"${path}" is a folder, but a file is expected there.`, {
+          path,
+        });
       }
       throw translateFsError(error, path, 'opening the file');
     }
@@ -80,7 +93,11 @@ export function createHandleFolder(
     }
   }
 
-  const infoOf = (path: ProjectPath, file: File): FileInfo => ({ path, size: file.size, lastModified: file.lastModified });
+  const infoOf = (path: ProjectPath, file: File): FileInfo => ({
+    path,
+    size: file.size,
+    lastModified: file.lastModified,
+  });
 
   async function versionOf(file: File, bytes?: Uint8Array): Promise<FileVersion> {
     if (file.size > folderLimits.maxHashBytes) return versionToken(file.size, file.lastModified, null);
@@ -88,19 +105,33 @@ export function createHandleFolder(
   }
 
   /** Throws `Conflict` unless the file is as `expected` says; `undefined` accepts anything. */
-  async function checkExpected(path: ProjectPath, file: File | null, expected: FileVersion | null | undefined): Promise<void> {
+  async function checkExpected(
+    path: ProjectPath,
+    file: File | null,
+    expected: FileVersion | null | undefined,
+  ): Promise<void> {
     if (expected === undefined) return;
     if (expected === null) {
-      if (file) throw new BrainError('Conflict', `"${path}" already exists; read it first and save again.`, { path });
+      if (file)
+        throw new BrainError('Conflict', `"${path}" already exists; read it first and save again.`, { path });
       return;
     }
     const want = parseVersion(expected);
-    if (!want) throw new BrainError('InvalidArgument', `"${String(expected)}" is not a file version from this folder.`);
-    if (!file) throw new BrainError('Conflict', `"${path}" was deleted since it was read; nothing was written.`, { path });
+    if (!want)
+      throw new BrainError(
+        'InvalidArgument',
+        `"${String(expected)}" is not a file version from this folder.`,
+      );
+    if (!file)
+      throw new BrainError('Conflict', `"${path}" was deleted since it was read; nothing was written.`, {
+        path,
+      });
     const changed =
       file.size !== want.size ||
       file.lastModified !== want.lastModified ||
-      (want.hash !== null && file.size <= folderLimits.maxHashBytes && (await contentHash(await bytesOf(file))) !== want.hash);
+      (want.hash !== null &&
+        file.size <= folderLimits.maxHashBytes &&
+        (await contentHash(await bytesOf(file))) !== want.hash);
     if (changed) {
       throw new BrainError(
         'Conflict',
@@ -136,7 +167,8 @@ export function createHandleFolder(
       try {
         dir = await dirAt(parentDir(path), false);
       } catch (error) {
-        if (error instanceof BrainError && (error.code === 'NotFound' || error.code === 'NotADirectory')) return null;
+        if (error instanceof BrainError && (error.code === 'NotFound' || error.code === 'NotADirectory'))
+          return null;
         throw error;
       }
       for (const probe of ['file', 'directory'] as const) {
@@ -145,7 +177,10 @@ export function createHandleFolder(
           else await dir.getDirectoryHandle(baseName(path));
           return probe;
         } catch (error) {
-          if (!(error instanceof DOMException) || (error.name !== 'TypeMismatchError' && error.name !== 'NotFoundError')) {
+          if (
+            !(error instanceof DOMException) ||
+            (error.name !== 'TypeMismatchError' && error.name !== 'NotFoundError')
+          ) {
             throw translateFsError(error, path, 'looking up');
           }
         }
@@ -185,7 +220,10 @@ export function createHandleFolder(
       const file = await fileAt(path);
       if (!file) throw new BrainError('NotFound', `"${path}" does not exist.`, { path });
       try {
-        return { bytes: await bytesOf(file.slice(Math.max(0, start), Math.min(end, file.size))), info: infoOf(path, file) };
+        return {
+          bytes: await bytesOf(file.slice(Math.max(0, start), Math.min(end, file.size))),
+          info: infoOf(path, file),
+        };
       } catch (error) {
         throw translateFsError(error, path, 'reading');
       }
@@ -206,7 +244,8 @@ export function createHandleFolder(
 
     async write(input, bytes, options = {}) {
       const path = normaliseProjectPath(input);
-      if (!(bytes instanceof Uint8Array)) throw new BrainError('InvalidArgument', 'File content must be a Uint8Array.');
+      if (!(bytes instanceof Uint8Array))
+        throw new BrainError('InvalidArgument', 'File content must be a Uint8Array.');
       const before = await fileAt(path);
       await checkExpected(path, before, options.expectedVersion);
       const dir = await dirAt(parentDir(path), true);
@@ -215,7 +254,9 @@ export function createHandleFolder(
         handle = await dir.getFileHandle(baseName(path), { create: true });
       } catch (error) {
         if (error instanceof DOMException && error.name === 'TypeMismatchError') {
-          throw new BrainError('NotADirectory', `"${path}" is a folder, but a file is expected there.`, { path });
+          throw new BrainError('NotADirectory', `"${path}" is a folder, but a file is expected there.`, {
+            path,
+          });
         }
         throw translateFsError(error, path, 'creating');
       }
@@ -226,7 +267,12 @@ export function createHandleFolder(
         if (options.expectedVersion !== undefined) {
           const now = await fileAt(path);
           if (before === null) {
-            if (now && now.size !== 0) throw new BrainError('Conflict', `"${path}" was created by someone else meanwhile; nothing was written.`, { path });
+            if (now && now.size !== 0)
+              throw new BrainError(
+                'Conflict',
+                `"${path}" was created by someone else meanwhile; nothing was written.`,
+                { path },
+              );
           } else await checkExpected(path, now, options.expectedVersion);
         }
         await stream.close();
@@ -236,7 +282,8 @@ export function createHandleFolder(
         throw translateFsError(error, path, 'writing');
       }
       const after = await fileAt(path);
-      if (!after) throw new BrainError('Internal', `"${path}" vanished right after it was written.`, { path });
+      if (!after)
+        throw new BrainError('Internal', `"${path}" vanished right after it was written.`, { path });
       return { ...infoOf(path, after), bytes, version: await versionOf(after, bytes) };
     },
 
@@ -250,14 +297,19 @@ export function createHandleFolder(
       }
       await checkExpected(path, before, options.expectedVersion);
       const handle = await fileHandle(path);
-      if (!handle) throw new BrainError('Conflict', `"${path}" was deleted meanwhile; nothing was appended.`, { path });
+      if (!handle)
+        throw new BrainError('Conflict', `"${path}" was deleted meanwhile; nothing was appended.`, { path });
       const stream = await writable(handle, path, true);
       try {
         await stream.seek(before.size);
         await stream.write(bytes as Uint8Array<ArrayBuffer>);
         const now = await fileAt(path);
         if (!now || now.size !== before.size || now.lastModified !== before.lastModified) {
-          throw new BrainError('Conflict', `"${path}" changed while appending; nothing was appended. Retry.`, { path });
+          throw new BrainError(
+            'Conflict',
+            `"${path}" changed while appending; nothing was appended. Retry.`,
+            { path },
+          );
         }
         await stream.close();
       } catch (error) {
@@ -277,7 +329,8 @@ export function createHandleFolder(
       const path = normaliseProjectPath(input);
       const kind = await folder.kindOf(path);
       if (kind === null) {
-        if (options.expectedVersion) throw new BrainError('Conflict', `"${path}" was already deleted.`, { path });
+        if (options.expectedVersion)
+          throw new BrainError('Conflict', `"${path}" was already deleted.`, { path });
         return;
       }
       if (kind === 'file') await checkExpected(path, await fileAt(path), options.expectedVersion);
@@ -298,7 +351,8 @@ export function createHandleFolder(
           for await (const [name, handle] of dir.entries()) {
             const path = (prefix === '' ? name : `${prefix}/${name}`) as ProjectPath;
             out.push({ path, kind: handle.kind });
-            if (handle.kind === 'directory' && options.recursive && !skip.has(name)) await walk(handle as FileSystemDirectoryHandle, path);
+            if (handle.kind === 'directory' && options.recursive && !skip.has(name))
+              await walk(handle as FileSystemDirectoryHandle, path);
           }
         } catch (error) {
           throw translateFsError(error, prefix, 'listing');

@@ -19,18 +19,27 @@ export interface ImportSummary {
 }
 
 /** Normalises and cross-checks the paths; throws before anything is written. */
-export function checkImportPaths(files: readonly ImportFile[], directories: readonly string[] = []): ProjectPath[] {
-  if (!Array.isArray(files)) throw new BrainError('InvalidArgument', 'Import takes a list of { path, data } files.');
+export function checkImportPaths(
+  files: readonly ImportFile[],
+  directories: readonly string[] = [],
+): ProjectPath[] {
+  if (!Array.isArray(files))
+    throw new BrainError('InvalidArgument', 'Import takes a list of { path, data } files.');
   const paths = files.map((file) => {
-    if (typeof file !== 'object' || file === null) throw new BrainError('InvalidArgument', 'Each imported file is { path, data }.');
+    if (typeof file !== 'object' || file === null)
+      throw new BrainError('InvalidArgument', 'Each imported file is { path, data }.');
     if (!(file.data instanceof Uint8Array) && !(file.data instanceof Blob)) {
-      throw new BrainError('InvalidArgument', `"${String(file.path)}": data must be a Blob, File or Uint8Array.`);
+      throw new BrainError(
+        'InvalidArgument',
+        `"${String(file.path)}": data must be a Blob, File or Uint8Array.`,
+      );
     }
     return normaliseProjectPath(file.path);
   });
   const seen = new Set<string>();
   for (const path of paths) {
-    if (seen.has(path)) throw new BrainError('InvalidArgument', `"${path}" is in the import twice.`, { path });
+    if (seen.has(path))
+      throw new BrainError('InvalidArgument', `"${path}" is in the import twice.`, { path });
     seen.add(path);
   }
   for (const path of [...paths, ...directories]) {
@@ -38,7 +47,11 @@ export function checkImportPaths(files: readonly ImportFile[], directories: read
     for (let i = 1; i < segments.length; i++) {
       const prefix = segments.slice(0, i).join('/');
       if (seen.has(prefix)) {
-        throw new BrainError('NotADirectory', `"${prefix}" is a file in the import, but "${path}" needs it to be a folder.`, { path: prefix });
+        throw new BrainError(
+          'NotADirectory',
+          `"${prefix}" is a file in the import, but "${path}" needs it to be a folder.`,
+          { path: prefix },
+        );
       }
     }
   }

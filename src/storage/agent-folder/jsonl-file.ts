@@ -39,8 +39,14 @@ export async function appendJsonlRecords(
   records: readonly unknown[],
   options: { readonly expectedVersion?: FileVersion | null; readonly attempts?: number } = {},
 ): Promise<AppendJsonlResult> {
-  if (!Array.isArray(records) || records.length === 0) throw new BrainError('InvalidArgument', 'appendJsonl needs at least one record.');
-  return appendJsonlLines(folder, input, records.map((record) => recordToLine(record)), options);
+  if (!Array.isArray(records) || records.length === 0)
+    throw new BrainError('InvalidArgument', 'appendJsonl needs at least one record.');
+  return appendJsonlLines(
+    folder,
+    input,
+    records.map((record) => recordToLine(record)),
+    options,
+  );
 }
 
 /**
@@ -54,10 +60,12 @@ export async function appendJsonlLines(
   options: { readonly expectedVersion?: FileVersion | null; readonly attempts?: number } = {},
 ): Promise<AppendJsonlResult> {
   const path = normaliseProjectPath(input);
-  if (!Array.isArray(rawLines) || rawLines.length === 0) throw new BrainError('InvalidArgument', 'Append at least one line.');
+  if (!Array.isArray(rawLines) || rawLines.length === 0)
+    throw new BrainError('InvalidArgument', 'Append at least one line.');
   const lines = rawLines.map((raw) => {
     const line = String(raw).replace(/\r?\n$/, '');
-    if (/[\r\n]/.test(line)) throw new BrainError('InvalidArgument', 'A JSONL line cannot contain a line break.');
+    if (/[\r\n]/.test(line))
+      throw new BrainError('InvalidArgument', 'A JSONL line cannot contain a line break.');
     return line;
   });
   const attempts = options.attempts ?? 3;
@@ -66,11 +74,23 @@ export async function appendJsonlLines(
     try {
       if (!info || info.size === 0) {
         const bytes = encodeText(lines.map((l) => l + '\n').join(''));
-        const expected = options.expectedVersion !== undefined ? options.expectedVersion : info ? versionToken(0, info.lastModified, null) : null;
+        const expected =
+          options.expectedVersion !== undefined
+            ? options.expectedVersion
+            : info
+              ? versionToken(0, info.lastModified, null)
+              : null;
         const written = info
           ? await folder.append(path, bytes, { expectedVersion: expected })
           : await folder.write(path, bytes, { expectedVersion: expected });
-        return { path, size: written.size, lastModified: written.lastModified, version: written.version, appended: lines.length, repairedTornLine: false };
+        return {
+          path,
+          size: written.size,
+          lastModified: written.lastModified,
+          version: written.version,
+          appended: lines.length,
+          repairedTornLine: false,
+        };
       }
       const { bytes: last } = await folder.readRange(path, info.size - 1, info.size);
       const torn = last[0] !== LF && last[0] !== CR;
@@ -80,7 +100,8 @@ export async function appendJsonlLines(
       const appended = await folder.append(path, bytes, { expectedVersion: expected });
       return { ...appended, appended: lines.length, repairedTornLine: torn };
     } catch (error) {
-      if (!isBrainError(error, 'Conflict') || options.expectedVersion !== undefined || attempt >= attempts) throw error;
+      if (!isBrainError(error, 'Conflict') || options.expectedVersion !== undefined || attempt >= attempts)
+        throw error;
     }
   }
 }
@@ -106,7 +127,8 @@ export async function readJsonlTail(
 ): Promise<JsonlTail> {
   const path = normaliseProjectPath(input);
   const maxBytes = options.maxBytes ?? 1024 * 1024;
-  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new BrainError('InvalidArgument', 'maxBytes must be a positive whole number.');
+  if (!Number.isInteger(maxBytes) || maxBytes < 1)
+    throw new BrainError('InvalidArgument', 'maxBytes must be a positive whole number.');
   const info = await folder.stat(path);
   if (!info) throw new BrainError('NotFound', `"${path}" does not exist.`, { path });
   const windowStart = Math.max(0, info.size - maxBytes);
@@ -115,12 +137,21 @@ export async function readJsonlTail(
   if (windowStart > 0) {
     const at = bytes.indexOf(LF);
     if (at < 0) {
-      throw new BrainError('TooLarge', `The last line of "${path}" is longer than ${maxBytes} bytes; read a larger tail.`, { path, maxBytes });
+      throw new BrainError(
+        'TooLarge',
+        `The last line of "${path}" is longer than ${maxBytes} bytes; read a larger tail.`,
+        { path, maxBytes },
+      );
     }
     skip = at + 1;
   }
   const startByte = windowStart + skip;
-  const firstLine = options.countLines === false ? null : startByte === 0 ? 1 : 1 + (await countLineEnds(folder, path, startByte));
+  const firstLine =
+    options.countLines === false
+      ? null
+      : startByte === 0
+        ? 1
+        : 1 + (await countLineEnds(folder, path, startByte));
   const text = decodeText(bytes.subarray(skip), path);
   const log = parseAgentLog(text, { firstLine: firstLine ?? 1 });
   return { info, startByte, firstLine, lines: log.document.lines, log };
@@ -150,7 +181,10 @@ export async function countLineEnds(folder: AgentFolder, path: string, end: numb
  * Every line of a JSONL file, streamed: memory stays bounded by the longest line. Yields `{ line, raw }`
  * (raw without its ending); JSON parsing is left to the caller. Throws `InvalidUtf8` at the first bad byte.
  */
-export async function* streamLines(folder: AgentFolder, input: string): AsyncGenerator<{ line: number; raw: string }> {
+export async function* streamLines(
+  folder: AgentFolder,
+  input: string,
+): AsyncGenerator<{ line: number; raw: string }> {
   const path = normaliseProjectPath(input);
   const { stream } = await folder.stream(path);
   const reader = stream.getReader();
@@ -163,7 +197,10 @@ export async function* streamLines(folder: AgentFolder, input: string): AsyncGen
       try {
         pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
       } catch {
-        throw new BrainError('InvalidUtf8', `"${path}" is not UTF-8 text after line ${line}.`, { path, line: line + 1 });
+        throw new BrainError('InvalidUtf8', `"${path}" is not UTF-8 text after line ${line}.`, {
+          path,
+          line: line + 1,
+        });
       }
       let from = 0;
       for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n', from)) {

@@ -17,7 +17,12 @@ export type OpfsRoot = () => Promise<FileSystemDirectoryHandle>;
 export const defaultOpfsRoot: OpfsRoot = () => navigator.storage.getDirectory();
 
 export function requireProjectName(name: unknown): string {
-  if (typeof name !== 'string' || !projectNamePattern.test(name) || name.endsWith('.') || name.endsWith(' ')) {
+  if (
+    typeof name !== 'string' ||
+    !projectNamePattern.test(name) ||
+    name.endsWith('.') ||
+    name.endsWith(' ')
+  ) {
     throw new BrainError(
       'InvalidArgument',
       `"${String(name)}" is not a project name: 1–64 letters, digits, spaces, ". _ -", starting with a letter or digit.`,
@@ -56,11 +61,17 @@ export async function openOpfsProject(
     handle = await (await projectsDir(root)).getDirectoryHandle(checked, { create: options.create ?? false });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'NotFoundError') {
-      throw new BrainError('NotFound', `There is no project named "${checked}" in this browser.`, { name: checked });
+      throw new BrainError('NotFound', `There is no project named "${checked}" in this browser.`, {
+        name: checked,
+      });
     }
     throw translateFsError(error, checked, 'opening the project');
   }
-  return createHandleFolder(handle, { kind: checked === demoProjectName ? 'demo' : 'opfs', name: checked }, options.limits);
+  return createHandleFolder(
+    handle,
+    { kind: checked === demoProjectName ? 'demo' : 'opfs', name: checked },
+    options.limits,
+  );
 }
 
 export async function listOpfsProjects(root: OpfsRoot): Promise<string[]> {

@@ -47,16 +47,27 @@ export async function agentFolderState(folder: AgentFolder): Promise<AgentFolder
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Problems of one file without throwing: unreadable bytes and oversize files become problems too. */
-async function summarise(folder: AgentFolder, path: ProjectPath, kind: AgentFileKind): Promise<AgentFileSummary | null> {
+async function summarise(
+  folder: AgentFolder,
+  path: ProjectPath,
+  kind: AgentFileKind,
+): Promise<AgentFileSummary | null> {
   const info = await folder.stat(path);
   if (!info) return null;
   if (info.size > folder.limits.maxReadBytes) {
     const problems: FormatProblem[] = [
-      problem('TooLarge', 'warning', `${mib(info.size)}: too large to check whole; ${isJsonlKind(kind) ? 'its tail can be read' : 'it is not loaded'}.`),
+      problem(
+        'TooLarge',
+        'warning',
+        `${mib(info.size)}: too large to check whole; ${isJsonlKind(kind) ? 'its tail can be read' : 'it is not loaded'}.`,
+      ),
     ];
     if (isJsonlKind(kind) && info.size > 0) {
       const { bytes } = await folder.readRange(path, info.size - 1, info.size);
-      if (bytes[0] !== 10 && bytes[0] !== 13) problems.push(problem('TornLine', 'error', 'The last line was cut short mid-write; the next append repairs it.'));
+      if (bytes[0] !== 10 && bytes[0] !== 13)
+        problems.push(
+          problem('TornLine', 'error', 'The last line was cut short mid-write; the next append repairs it.'),
+        );
     }
     return { ...info, kind, version: null, problems };
   }
@@ -66,7 +77,12 @@ async function summarise(folder: AgentFolder, path: ProjectPath, kind: AgentFile
     return { ...info, kind, version: read.version, problems: inspectAgentFile(path, text).problems };
   } catch (error) {
     if (isBrainError(error, 'InvalidUtf8')) {
-      return { ...info, kind, version: await folder.version(path), problems: [problem('InvalidUtf8', 'error', error.message)] };
+      return {
+        ...info,
+        kind,
+        version: await folder.version(path),
+        problems: [problem('InvalidUtf8', 'error', error.message)],
+      };
     }
     throw error;
   }
@@ -85,7 +101,13 @@ export async function listAgentFiles(folder: AgentFolder): Promise<AgentFileSumm
     const expectedDir = entry.path === `${agentDir}/plan` || entry.path === agentFilePaths.skillsDir;
     out.push(
       expectedDir
-        ? { ...summary, problems: [problem('NotADirectory', 'error', `"${entry.path}" is a file; a folder is expected here.`), ...summary.problems] }
+        ? {
+            ...summary,
+            problems: [
+              problem('NotADirectory', 'error', `"${entry.path}" is a file; a folder is expected here.`),
+              ...summary.problems,
+            ],
+          }
         : summary,
     );
   }
@@ -98,7 +120,16 @@ export async function readTextFile(folder: AgentFolder, input: string): Promise<
   const read = await folder.read(path);
   const text = decodeText(read.bytes, path);
   const { view, problems } = inspectAgentFile(path, text);
-  return { path, size: read.size, lastModified: read.lastModified, kind: agentFileKind(path), text, version: read.version, problems, view };
+  return {
+    path,
+    size: read.size,
+    lastModified: read.lastModified,
+    kind: agentFileKind(path),
+    text,
+    version: read.version,
+    problems,
+    view,
+  };
 }
 
 export interface SkillSummary {
@@ -109,7 +140,11 @@ export interface SkillSummary {
   readonly problems: readonly FormatProblem[];
 }
 
-async function skillsUnder(folder: AgentFolder, dir: string, pathOf: (name: string) => string): Promise<SkillSummary[]> {
+async function skillsUnder(
+  folder: AgentFolder,
+  dir: string,
+  pathOf: (name: string) => string,
+): Promise<SkillSummary[]> {
   if ((await folder.kindOf(dir)) !== 'directory') return [];
   const out: SkillSummary[] = [];
   for (const entry of await folder.list(dir)) {
@@ -119,12 +154,34 @@ async function skillsUnder(folder: AgentFolder, dir: string, pathOf: (name: stri
     try {
       const file = await folder.read(path);
       const skill = parseSkill(decodeText(file.bytes, path), name);
-      out.push({ name, path, description: skill.description, version: file.version, problems: skill.problems });
+      out.push({
+        name,
+        path,
+        description: skill.description,
+        version: file.version,
+        problems: skill.problems,
+      });
     } catch (error) {
-      if (!(error instanceof BrainError) || !['NotFound', 'InvalidUtf8', 'TooLarge', 'NotADirectory'].includes(error.code)) throw error;
-      const code = error.code === 'NotFound' ? 'MissingField' : error.code === 'NotADirectory' ? 'NotADirectory' : error.code;
-      const message = error.code === 'NotFound' ? `The skill folder "${name}" has no SKILL.md.` : error.message;
-      out.push({ name, path, description: '', version: null, problems: [problem(code as FormatProblem['code'], 'error', message)] });
+      if (
+        !(error instanceof BrainError) ||
+        !['NotFound', 'InvalidUtf8', 'TooLarge', 'NotADirectory'].includes(error.code)
+      )
+        throw error;
+      const code =
+        error.code === 'NotFound'
+          ? 'MissingField'
+          : error.code === 'NotADirectory'
+            ? 'NotADirectory'
+            : error.code;
+      const message =
+        error.code === 'NotFound' ? `The skill folder "${name}" has no SKILL.md.` : error.message;
+      out.push({
+        name,
+        path,
+        description: '',
+        version: null,
+        problems: [problem(code as FormatProblem['code'], 'error', message)],
+      });
     }
   }
   return out;
@@ -161,7 +218,14 @@ export async function listOtherAgentMemory(folder: AgentFolder): Promise<OtherAg
       const read = await folder.read(path);
       problems = parseSkill(decodeText(read.bytes, path), path.split('/')[2]).problems;
     }
-    out.push({ path, size: summary.size, lastModified: summary.lastModified, convention, version: summary.version, problems });
+    out.push({
+      path,
+      size: summary.size,
+      lastModified: summary.lastModified,
+      convention,
+      version: summary.version,
+      problems,
+    });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -16,7 +16,15 @@ export type CheckpointBody = string | Uint8Array | null;
 /** What the restore needs from the checkpoint store (the engine passes its checkpoints feature). */
 export interface RestoreCheckpointPort {
   listCheckpoints(taskId: number): Promise<readonly { readonly id: number; readonly path: string }[]>;
-  readCheckpoint(entryId: number): Promise<{ readonly id: number; readonly taskId: number; readonly path: string; readonly before: CheckpointBody; readonly after: CheckpointBody }>;
+  readCheckpoint(
+    entryId: number,
+  ): Promise<{
+    readonly id: number;
+    readonly taskId: number;
+    readonly path: string;
+    readonly before: CheckpointBody;
+    readonly after: CheckpointBody;
+  }>;
 }
 
 export type RestoreTarget = { readonly entryIds: readonly number[] } | { readonly taskId: number };
@@ -58,7 +66,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 async function entriesOf(port: RestoreCheckpointPort, target: RestoreTarget): Promise<number[]> {
   if ('taskId' in target) return (await port.listCheckpoints(target.taskId)).map((e) => e.id);
   if (!Array.isArray(target.entryIds) || target.entryIds.length === 0) {
-    throw new BrainError('InvalidArgument', 'A restore names checkpoint entries ({ entryIds: [...] }) or a task ({ taskId }).');
+    throw new BrainError(
+      'InvalidArgument',
+      'A restore names checkpoint entries ({ entryIds: [...] }) or a task ({ taskId }).',
+    );
   }
   return [...new Set(target.entryIds)].sort((a, b) => a - b);
 }
@@ -69,7 +80,11 @@ async function readOrReason(port: RestoreCheckpointPort, id: number): Promise<Re
   try {
     return await port.readCheckpoint(id);
   } catch (error) {
-    if (error instanceof BrainError && ['CheckpointRemoved', 'TooLarge', 'CorruptBody', 'NotFound'].includes(error.code)) return error.message;
+    if (
+      error instanceof BrainError &&
+      ['CheckpointRemoved', 'TooLarge', 'CorruptBody', 'NotFound'].includes(error.code)
+    )
+      return error.message;
     throw error;
   }
 }
@@ -84,7 +99,11 @@ async function current(folder: AgentFolder, path: ProjectPath, max: number) {
 }
 
 /** Plans a restore: one row per file, oldest entry's before-state against newest entry's after-state. */
-export async function planRestore(folder: AgentFolder, port: RestoreCheckpointPort, target: RestoreTarget): Promise<RestorePlanResult & { bodies: Map<string, CheckpointBody> }> {
+export async function planRestore(
+  folder: AgentFolder,
+  port: RestoreCheckpointPort,
+  target: RestoreTarget,
+): Promise<RestorePlanResult & { bodies: Map<string, CheckpointBody> }> {
   const ids = await entriesOf(port, target);
   const reads = new Map<number, Read | string>();
   for (const id of ids) reads.set(id, await readOrReason(port, id));
@@ -93,7 +112,10 @@ export async function planRestore(folder: AgentFolder, port: RestoreCheckpointPo
     return typeof read === 'string' ? null : (read?.path ?? null);
   };
   // Group by the path as recorded; entries whose body is unreadable still need their path: list gives it.
-  const listed = 'taskId' in target ? new Map((await port.listCheckpoints(target.taskId)).map((e) => [e.id, e.path])) : new Map<number, string>();
+  const listed =
+    'taskId' in target
+      ? new Map((await port.listCheckpoints(target.taskId)).map((e) => [e.id, e.path]))
+      : new Map<number, string>();
   const byPath = new Map<string, number[]>();
   for (const id of ids) {
     const path = metaPath(id) ?? listed.get(id) ?? `(entry ${id})`;
@@ -104,36 +126,74 @@ export async function planRestore(folder: AgentFolder, port: RestoreCheckpointPo
   for (const [recorded, entryIds] of byPath) {
     const oldest = reads.get(entryIds[0] as number);
     const newest = reads.get(entryIds[entryIds.length - 1] as number);
-    const taskIds = [...new Set(entryIds.map((id) => reads.get(id)).flatMap((r) => (r && typeof r !== 'string' ? [r.taskId] : [])))];
+    const taskIds = [
+      ...new Set(
+        entryIds.map((id) => reads.get(id)).flatMap((r) => (r && typeof r !== 'string' ? [r.taskId] : [])),
+      ),
+    ];
     const base = { entryIds, taskIds };
     let path: ProjectPath;
     try {
       path = normaliseProjectPath(recorded);
     } catch (error) {
-      files.push({ ...base, path: recorded, action: 'none', state: 'unavailable', reason: error instanceof BrainError ? error.message : String(error), currentVersion: null });
+      files.push({
+        ...base,
+        path: recorded,
+        action: 'none',
+        state: 'unavailable',
+        reason: error instanceof BrainError ? error.message : String(error),
+        currentVersion: null,
+      });
       continue;
     }
     if (typeof oldest === 'string' || oldest === undefined) {
-      files.push({ ...base, path, action: 'none', state: 'unavailable', reason: oldest ?? 'No checkpoint body.', currentVersion: await folder.version(path) });
+      files.push({
+        ...base,
+        path,
+        action: 'none',
+        state: 'unavailable',
+        reason: oldest ?? 'No checkpoint body.',
+        currentVersion: await folder.version(path),
+      });
       continue;
     }
     const before = oldest.before;
-    const now = await current(folder, path, Math.max(folder.limits.maxReadBytes, before === null ? 0 : toBytes(before).length));
+    const now = await current(
+      folder,
+      path,
+      Math.max(folder.limits.maxReadBytes, before === null ? 0 : toBytes(before).length),
+    );
     const action = before === null ? 'delete' : 'write';
-    const isBefore = before === null ? now.bytes === null : now.bytes != null && sameBytes(now.bytes, toBytes(before));
+    const isBefore =
+      before === null ? now.bytes === null : now.bytes != null && sameBytes(now.bytes, toBytes(before));
     let state: RestoreFileState;
     let reason: string | null = null;
     if (isBefore) state = 'already-restored';
     else if (typeof newest === 'string' || newest === undefined) {
       state = 'changed';
       reason = `Cannot tell whether it changed since the checkpoint: ${newest ?? 'no after-state'}`;
-    } else if (newest.after === null ? now.bytes === null : now.bytes != null && sameBytes(now.bytes, toBytes(newest.after))) state = 'clean';
+    } else if (
+      newest.after === null
+        ? now.bytes === null
+        : now.bytes != null && sameBytes(now.bytes, toBytes(newest.after))
+    )
+      state = 'clean';
     else {
       state = 'changed';
-      reason = now.bytes === null ? 'It was deleted since the checkpoint.' : 'It changed since the checkpoint (its bytes differ from the checkpoint’s after-state).';
+      reason =
+        now.bytes === null
+          ? 'It was deleted since the checkpoint.'
+          : 'It changed since the checkpoint (its bytes differ from the checkpoint’s after-state).';
     }
     bodies.set(path, before);
-    files.push({ ...base, path, action: state === 'already-restored' ? 'none' : action, state, reason, currentVersion: now.version });
+    files.push({
+      ...base,
+      path,
+      action: state === 'already-restored' ? 'none' : action,
+      state,
+      reason,
+      currentVersion: now.version,
+    });
   }
   return { files, bodies };
 }
@@ -161,15 +221,21 @@ export async function applyRestore(
   plan: RestorePlanResult & { bodies: Map<string, CheckpointBody> },
   confirmed: readonly ConfirmedFile[],
 ): Promise<{ applied: AppliedFile[]; failure: unknown }> {
-  if (!Array.isArray(confirmed)) throw new BrainError('InvalidArgument', 'Confirm the files to restore as [{ path, expectedVersion }].');
+  if (!Array.isArray(confirmed))
+    throw new BrainError('InvalidArgument', 'Confirm the files to restore as [{ path, expectedVersion }].');
   const rows = new Map(plan.files.map((f) => [f.path, f]));
   const chosen = confirmed.map((c) => {
     const path = normaliseProjectPath(c?.path);
     const row = rows.get(path);
     if (!row) throw new BrainError('InvalidArgument', `"${path}" is not part of this restore.`);
-    if (row.state === 'unavailable') throw new BrainError('InvalidArgument', `"${path}" cannot be restored: ${row.reason ?? ''}`);
+    if (row.state === 'unavailable')
+      throw new BrainError('InvalidArgument', `"${path}" cannot be restored: ${row.reason ?? ''}`);
     if ((c.expectedVersion ?? null) !== row.currentVersion) {
-      throw new BrainError('Conflict', `"${path}" changed since the restore was planned; nothing was restored. Review the files again.`, { path });
+      throw new BrainError(
+        'Conflict',
+        `"${path}" changed since the restore was planned; nothing was restored. Review the files again.`,
+        { path },
+      );
     }
     return { path, row };
   });

@@ -18,12 +18,17 @@ export interface ZipLimits {
 
 export const defaultZipLimits: ZipLimits = { maxTotalBytes: 1024 * 1024 * 1024, maxEntries: 100_000 };
 
-const zipTime = (ms: number) => new Date(Math.min(Math.max(ms, Date.UTC(1980, 0, 2)), Date.UTC(2099, 11, 30)));
+const zipTime = (ms: number) =>
+  new Date(Math.min(Math.max(ms, Date.UTC(1980, 0, 2)), Date.UTC(2099, 11, 30)));
 
 /** The folder as a zip (`.git` and `node_modules` left out unless `skip` says otherwise). */
 export async function exportFolderZip(
   folder: AgentFolder,
-  options: { readonly skip?: ReadonlySet<string>; readonly level?: 0 | 1 | 6 | 9; readonly onProgress?: (done: number, total: number) => void } = {},
+  options: {
+    readonly skip?: ReadonlySet<string>;
+    readonly level?: 0 | 1 | 6 | 9;
+    readonly onProgress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<Uint8Array> {
   const skip = options.skip ?? skippedDirectoryNames;
   const entries = await folder.list('', { recursive: true, skip });
@@ -70,7 +75,9 @@ export async function exportFolderZip(
   await finished;
   if (failure) {
     const error = failure as Error;
-    throw error instanceof BrainError ? error : new BrainError('Internal', `The zip could not be written: ${error.message}`);
+    throw error instanceof BrainError
+      ? error
+      : new BrainError('Internal', `The zip could not be written: ${error.message}`);
   }
   const total = chunks.reduce((n, c) => n + c.length, 0);
   const out = new Uint8Array(total);
@@ -86,8 +93,12 @@ export async function exportFolderZip(
  * The files of a zip, checked: names normalised (escapes refused), one entry per path, a file never inside
  * another file's path, sizes within limits. Nothing is written here.
  */
-export function filesFromZip(bytes: Uint8Array, limits: ZipLimits = defaultZipLimits): { files: ImportFile[]; directories: string[] } {
-  if (!(bytes instanceof Uint8Array)) throw new BrainError('InvalidArgument', 'A zip archive is given as a Uint8Array.');
+export function filesFromZip(
+  bytes: Uint8Array,
+  limits: ZipLimits = defaultZipLimits,
+): { files: ImportFile[]; directories: string[] } {
+  if (!(bytes instanceof Uint8Array))
+    throw new BrainError('InvalidArgument', 'A zip archive is given as a Uint8Array.');
   let declared = 0;
   let count = 0;
   let unzipped: Record<string, Uint8Array>;
@@ -96,16 +107,23 @@ export function filesFromZip(bytes: Uint8Array, limits: ZipLimits = defaultZipLi
       filter(info) {
         count++;
         declared += info.originalSize;
-        if (count > limits.maxEntries) throw new BrainError('TooLarge', `The archive has more than ${limits.maxEntries} entries.`);
+        if (count > limits.maxEntries)
+          throw new BrainError('TooLarge', `The archive has more than ${limits.maxEntries} entries.`);
         if (declared > limits.maxTotalBytes) {
-          throw new BrainError('TooLarge', `The archive unpacks to more than ${(limits.maxTotalBytes / 1024 / 1024).toFixed(0)} MiB; it is not imported.`);
+          throw new BrainError(
+            'TooLarge',
+            `The archive unpacks to more than ${(limits.maxTotalBytes / 1024 / 1024).toFixed(0)} MiB; it is not imported.`,
+          );
         }
         return true;
       },
     });
   } catch (error) {
     if (error instanceof BrainError) throw error;
-    throw new BrainError('CorruptArchive', `This is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`);
+    throw new BrainError(
+      'CorruptArchive',
+      `This is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
   const files: ImportFile[] = [];
   const directories: string[] = [];

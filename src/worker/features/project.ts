@@ -9,7 +9,12 @@ import { asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
 import { requireId, type Json } from '../../core/model';
 import { isAgentPath, normaliseProjectDir, normaliseProjectPath } from '../../core/paths';
 import { seedDemoProject } from '../../storage/agent-folder/demo-project';
-import { defaultFolderLimits, skippedDirectoryNames, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
+import {
+  defaultFolderLimits,
+  skippedDirectoryNames,
+  type AgentFolder,
+  type FolderLimits,
+} from '../../storage/agent-folder/folder';
 import { createHandleFolder } from '../../storage/agent-folder/handle-folder';
 import { checkImportPaths, writeImportedFiles, type ImportFile } from '../../storage/agent-folder/import';
 import { appendJsonlLines, appendJsonlRecords, readJsonlTail } from '../../storage/agent-folder/jsonl-file';
@@ -23,8 +28,19 @@ import {
   requireProjectName,
   type OpfsRoot,
 } from '../../storage/agent-folder/opfs-projects';
-import { agentFolderState, listAgentFiles, listOtherAgentMemory, listSkills, readTextFile } from '../../storage/agent-folder/project-files';
-import { applyRestore, planRestore, type CheckpointBody, type RestoreCheckpointPort } from '../../storage/agent-folder/restore';
+import {
+  agentFolderState,
+  listAgentFiles,
+  listOtherAgentMemory,
+  listSkills,
+  readTextFile,
+} from '../../storage/agent-folder/project-files';
+import {
+  applyRestore,
+  planRestore,
+  type CheckpointBody,
+  type RestoreCheckpointPort,
+} from '../../storage/agent-folder/restore';
 import { createAgentSkeleton } from '../../storage/agent-folder/skeleton';
 import { encodeText } from '../../storage/agent-folder/text';
 import { exportFolderZip, filesFromZip } from '../../storage/agent-folder/zip';
@@ -47,7 +63,12 @@ import type {
 /** The checkpoint store as rollback uses it: read entries, and record the restore's own changes. */
 export interface ProjectCheckpointPort extends RestoreCheckpointPort {
   checkpointFiles(
-    inputs: readonly { readonly taskId: TaskId; readonly path: string; readonly before: CheckpointBody; readonly after: CheckpointBody }[],
+    inputs: readonly {
+      readonly taskId: TaskId;
+      readonly path: string;
+      readonly before: CheckpointBody;
+      readonly after: CheckpointBody;
+    }[],
   ): Promise<{ readonly ids: readonly CheckpointEntryId[] }>;
 }
 
@@ -65,7 +86,8 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 
 function requireText(value: unknown, what: string): string {
   if (typeof value !== 'string') throw new BrainError('InvalidArgument', `${what} must be a string.`);
-  if (loneSurrogate.test(value)) throw new BrainError('InvalidArgument', `${what} holds a lone surrogate, which UTF-8 cannot store.`);
+  if (loneSurrogate.test(value))
+    throw new BrainError('InvalidArgument', `${what} holds a lone surrogate, which UTF-8 cannot store.`);
   return value;
 }
 
@@ -83,7 +105,10 @@ function requireWriteOptions(options: unknown): WriteFileOptions {
 function requireAgentPath(input: unknown) {
   const path = normaliseProjectPath(input);
   if (!isAgentPath(path)) {
-    throw new BrainError('InvalidArgument', `"${path}" is not inside .agent/; use readProjectFile / writeProjectFile for other project files.`);
+    throw new BrainError(
+      'InvalidArgument',
+      `"${path}" is not inside .agent/; use readProjectFile / writeProjectFile for other project files.`,
+    );
   }
   return path;
 }
@@ -94,11 +119,16 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
   let current: AgentFolder | null = null;
 
   function folder(): AgentFolder {
-    if (!current) throw new BrainError('NotFound', 'No project is open: open the demo project, a folder, or an imported project first.');
+    if (!current)
+      throw new BrainError(
+        'NotFound',
+        'No project is open: open the demo project, a folder, or an imported project first.',
+      );
     return current;
   }
 
-  const changed = (path?: string) => ctx.emit(path === undefined ? { topic: 'project' } : { topic: 'project', path });
+  const changed = (path?: string) =>
+    ctx.emit(path === undefined ? { topic: 'project' } : { topic: 'project', path });
 
   async function describe(f: AgentFolder): Promise<ProjectInfo> {
     const agentFolder = await agentFolderState(f);
@@ -125,10 +155,16 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
       case 'handle': {
         const handle = source.handle as unknown;
         if (typeof FileSystemHandle !== 'undefined' && !(handle instanceof FileSystemHandle)) {
-          throw new BrainError('InvalidArgument', 'openProject({ kind: "handle" }) needs the directory handle from showDirectoryPicker.');
+          throw new BrainError(
+            'InvalidArgument',
+            'openProject({ kind: "handle" }) needs the directory handle from showDirectoryPicker.',
+          );
         }
         if ((handle as FileSystemHandle).kind !== 'directory') {
-          throw new BrainError('NotADirectory', `"${(handle as FileSystemHandle).name}" is a file; pick a folder.`);
+          throw new BrainError(
+            'NotADirectory',
+            `"${(handle as FileSystemHandle).name}" is a file; pick a folder.`,
+          );
         }
         const picked = createHandleFolder(handle as FileSystemDirectoryHandle, { kind: 'handle' }, limits);
         const permission = await picked.permission();
@@ -142,15 +178,31 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
         return picked;
       }
       default:
-        throw new BrainError('InvalidArgument', 'openProject takes { kind: "demo" }, { kind: "handle", handle } or { kind: "opfs", name }.');
+        throw new BrainError(
+          'InvalidArgument',
+          'openProject takes { kind: "demo" }, { kind: "handle", handle } or { kind: "opfs", name }.',
+        );
     }
   }
 
-  async function importInto(name: string, replace: boolean | undefined, fill: (f: AgentFolder) => Promise<{ files: number; bytes: number }>) {
+  async function importInto(
+    name: string,
+    replace: boolean | undefined,
+    fill: (f: AgentFolder) => Promise<{ files: number; bytes: number }>,
+  ) {
     const checked = requireProjectName(name);
-    if (checked === demoProjectName) throw new BrainError('InvalidArgument', `"${demoProjectName}" is the built-in demo; import under another name.`);
+    if (checked === demoProjectName)
+      throw new BrainError(
+        'InvalidArgument',
+        `"${demoProjectName}" is the built-in demo; import under another name.`,
+      );
     if (await opfsProjectExists(opfsRoot, checked)) {
-      if (!replace) throw new BrainError('Conflict', `A project named "${checked}" exists already; choose another name or replace it.`, { name: checked });
+      if (!replace)
+        throw new BrainError(
+          'Conflict',
+          `A project named "${checked}" exists already; choose another name or replace it.`,
+          { name: checked },
+        );
       if (current?.kind !== 'handle' && current?.name === checked) current = null;
       await deleteOpfsProject(opfsRoot, checked);
     }
@@ -167,11 +219,24 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     return { project: await describe(target), ...summary };
   }
 
-  async function writeFile(path: string, bytes: Uint8Array, expectedVersion: string | null): Promise<WrittenFile> {
-    if (bytes.length > maxWriteBytes) throw new BrainError('TooLarge', `"${path}" would be ${bytes.length} bytes; one write is limited to ${maxWriteBytes}.`);
+  async function writeFile(
+    path: string,
+    bytes: Uint8Array,
+    expectedVersion: string | null,
+  ): Promise<WrittenFile> {
+    if (bytes.length > maxWriteBytes)
+      throw new BrainError(
+        'TooLarge',
+        `"${path}" would be ${bytes.length} bytes; one write is limited to ${maxWriteBytes}.`,
+      );
     const written = await folder().write(path, bytes, { expectedVersion });
     changed(path);
-    return { path: written.path, size: written.size, lastModified: written.lastModified, version: written.version };
+    return {
+      path: written.path,
+      size: written.size,
+      lastModified: written.lastModified,
+      version: written.version,
+    };
   }
 
   /** The port the memory features (compression, plan mode) use: engine-owned writes, still version-checked. */
@@ -200,7 +265,11 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
 
   function checkpointStore(): ProjectCheckpointPort {
     const port = options.checkpoints?.();
-    if (!port) throw new BrainError('Internal', 'Rollback needs the checkpoint store, which this engine was built without.');
+    if (!port)
+      throw new BrainError(
+        'Internal',
+        'Rollback needs the checkpoint store, which this engine was built without.',
+      );
     return port;
   }
 
@@ -209,7 +278,10 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     if (target && Array.isArray((target as { entryIds?: unknown }).entryIds)) {
       return { entryIds: target.entryIds.map((id) => requireId(id, 'entryIds[]') as CheckpointEntryId) };
     }
-    throw new BrainError('InvalidArgument', 'A restore names checkpoint entries ({ entryIds: [...] }) or a task ({ taskId }).');
+    throw new BrainError(
+      'InvalidArgument',
+      'A restore names checkpoint entries ({ entryIds: [...] }) or a task ({ taskId }).',
+    );
   }
 
   /** A finished "Restore: …" task beside the restored task(s), holding the restore's own checkpoint entries. */
@@ -221,8 +293,17 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
       const originals = await Promise.all(taskIds.map((id) => tasks.get(id)));
       const first = originals[0];
       const sessionId = first?.sessionId ?? (await sessions.create('Restores', now));
-      const title = `Restore: ${originals.map((t) => t.title).join(', ') || 'checkpoint entries'}`.slice(0, ctx.limits.maxTitleChars);
-      const id = await tasks.insert({ sessionId, title, parentTaskId: null, references: originals.map((t) => ({ to: t.id, kind: 'reference' as const })), now });
+      const title = `Restore: ${originals.map((t) => t.title).join(', ') || 'checkpoint entries'}`.slice(
+        0,
+        ctx.limits.maxTitleChars,
+      );
+      const id = await tasks.insert({
+        sessionId,
+        title,
+        parentTaskId: null,
+        references: originals.map((t) => ({ to: t.id, kind: 'reference' as const })),
+        now,
+      });
       await tasks.setState(id, 'done', now);
       return id;
     });
@@ -244,7 +325,10 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     projectInfo: async () => (current ? describe(current) : null),
 
     async listProjects() {
-      return (await listOpfsProjects(opfsRoot)).map((name) => ({ name, kind: name === demoProjectName ? ('demo' as const) : ('opfs' as const) }));
+      return (await listOpfsProjects(opfsRoot)).map((name) => ({
+        name,
+        kind: name === demoProjectName ? ('demo' as const) : ('opfs' as const),
+      }));
     },
 
     async deleteProject(name: string) {
@@ -257,7 +341,11 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     async createAgentFolder() {
       const f = folder();
       if ((await agentFolderState(f)) === 'not-a-directory') {
-        throw new BrainError('NotADirectory', `"${f.name}" has a file named .agent; rename or remove it first.`, { path: '.agent' });
+        throw new BrainError(
+          'NotADirectory',
+          `"${f.name}" has a file named .agent; rename or remove it first.`,
+          { path: '.agent' },
+        );
       }
       const created = await createAgentSkeleton(f);
       changed();
@@ -273,16 +361,29 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
       return writeFile(checked, encodeText(requireText(text, 'The file text')), expectedVersion);
     },
 
-    async appendJsonl(path: string, records: readonly Json[], options: { readonly expectedVersion?: string } = {}) {
+    async appendJsonl(
+      path: string,
+      records: readonly Json[],
+      options: { readonly expectedVersion?: string } = {},
+    ) {
       const checked = requireAgentPath(path);
-      if (!/\.jsonl$/i.test(checked)) throw new BrainError('InvalidArgument', `"${checked}" is not a .jsonl file.`);
-      const result = await appendJsonlRecords(folder(), checked, records, options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion });
+      if (!/\.jsonl$/i.test(checked))
+        throw new BrainError('InvalidArgument', `"${checked}" is not a .jsonl file.`);
+      const result = await appendJsonlRecords(
+        folder(),
+        checked,
+        records,
+        options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion },
+      );
       changed(checked);
       const { path: written, size, lastModified, version, appended, repairedTornLine } = result;
       return { path: written, size, lastModified, version, appended, repairedTornLine };
     },
 
-    async readJsonlTail(path: string, options: { readonly maxBytes?: number; readonly countLines?: boolean } = {}) {
+    async readJsonlTail(
+      path: string,
+      options: { readonly maxBytes?: number; readonly countLines?: boolean } = {},
+    ) {
       const tail = await readJsonlTail(folder(), requireAgentPath(path), options);
       return {
         path: tail.info.path,
@@ -321,38 +422,62 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
     readProjectFile: (path: string) => readTextFile(folder(), normaliseProjectPath(path)),
 
     async readProjectBytes(path: string) {
-      const { bytes, path: read, size, lastModified, version } = await folder().read(normaliseProjectPath(path));
+      const {
+        bytes,
+        path: read,
+        size,
+        lastModified,
+        version,
+      } = await folder().read(normaliseProjectPath(path));
       return { path: read, bytes, size, lastModified, version };
     },
 
     async writeProjectFile(path: string, content: string | Uint8Array, options: WriteFileOptions) {
       const checked = normaliseProjectPath(path);
       if (otherAgentConvention(checked)) {
-        throw new BrainError('PermissionDenied', `"${checked}" is another agent's memory; agent-brain shows it read-only.`, { path: checked });
+        throw new BrainError(
+          'PermissionDenied',
+          `"${checked}" is another agent's memory; agent-brain shows it read-only.`,
+          { path: checked },
+        );
       }
       const { expectedVersion } = requireWriteOptions(options);
-      const bytes = content instanceof Uint8Array ? content : encodeText(requireText(content, 'The file content'));
+      const bytes =
+        content instanceof Uint8Array ? content : encodeText(requireText(content, 'The file content'));
       return writeFile(checked, bytes, expectedVersion);
     },
 
     async deleteProjectFile(path: string, options: { readonly expectedVersion: string }) {
       const checked = normaliseProjectPath(path);
-      if (typeof options?.expectedVersion !== 'string') throw new BrainError('InvalidArgument', 'Pass { expectedVersion } from the read.');
-      if (otherAgentConvention(checked)) throw new BrainError('PermissionDenied', `"${checked}" is another agent's memory; agent-brain shows it read-only.`);
+      if (typeof options?.expectedVersion !== 'string')
+        throw new BrainError('InvalidArgument', 'Pass { expectedVersion } from the read.');
+      if (otherAgentConvention(checked))
+        throw new BrainError(
+          'PermissionDenied',
+          `"${checked}" is another agent's memory; agent-brain shows it read-only.`,
+        );
       await folder().remove(checked, { expectedVersion: options.expectedVersion });
       changed(checked);
     },
 
-    async importFolderFiles(files: readonly ImportFile[], options: { readonly name: string; readonly replace?: boolean }) {
+    async importFolderFiles(
+      files: readonly ImportFile[],
+      options: { readonly name: string; readonly replace?: boolean },
+    ) {
       checkImportPaths(files);
       return importInto(options?.name, options?.replace, (target) => writeImportedFiles(target, files));
     },
 
     exportProjectZip: () => exportFolderZip(folder()),
 
-    async importProjectZip(bytes: Uint8Array, options: { readonly name: string; readonly replace?: boolean }) {
+    async importProjectZip(
+      bytes: Uint8Array,
+      options: { readonly name: string; readonly replace?: boolean },
+    ) {
       const { files, directories } = filesFromZip(bytes);
-      return importInto(options?.name, options?.replace, (target) => writeImportedFiles(target, files, directories));
+      return importInto(options?.name, options?.replace, (target) =>
+        writeImportedFiles(target, files, directories),
+      );
     },
 
     async planRestore(target: RestoreTarget): Promise<RestorePlan> {
@@ -371,15 +496,25 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
         if (failure) throw failure;
         return { restoreTaskId: null, restored: [] };
       }
-      const taskIds = [...new Set(plan.files.filter((row) => applied.some((a) => a.path === row.path)).flatMap((row) => row.taskIds))].map(asTaskId);
+      const taskIds = [
+        ...new Set(
+          plan.files.filter((row) => applied.some((a) => a.path === row.path)).flatMap((row) => row.taskIds),
+        ),
+      ].map(asTaskId);
       const taskId = await restoreTask(taskIds);
-      const { ids } = await store.checkpointFiles(applied.map((a) => ({ taskId, path: a.path, before: a.previous, after: a.restored })));
+      const { ids } = await store.checkpointFiles(
+        applied.map((a) => ({ taskId, path: a.path, before: a.previous, after: a.restored })),
+      );
       for (const a of applied) changed(a.path);
       ctx.emit({ topic: 'tasks', taskId });
       if (failure) throw failure;
       return {
         restoreTaskId: taskId,
-        restored: applied.map((a, i) => ({ path: a.path, entryId: ids[i] as CheckpointEntryId, action: a.restored === null ? ('delete' as const) : ('write' as const) })),
+        restored: applied.map((a, i) => ({
+          path: a.path,
+          entryId: ids[i] as CheckpointEntryId,
+          action: a.restored === null ? ('delete' as const) : ('write' as const),
+        })),
       };
     },
   } satisfies ProjectApi;
