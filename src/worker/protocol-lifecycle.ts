@@ -92,8 +92,18 @@ export interface CleanupReport {
   readonly failed: readonly { readonly taskId: TaskId; readonly error: BrainErrorData }[];
   /** Orphans left for a later pass (at most 4 a pass). */
   readonly deferred: number;
+  /** Tasks the plan marked clean that this call left for the next one (`maxTasks`). */
+  readonly remaining: number;
   /** Step bytes + stored checkpoint bytes removed (bodies actually deleted). */
   readonly bytesFreed: number;
+}
+
+export interface CleanupOptions {
+  /**
+   * Clean at most this many tasks in this call (the rest stay for the next). Each call holds the engine for its
+   * duration, so callers with a long backlog clean in batches and let other calls in between. Default: all.
+   */
+  readonly maxTasks?: number;
 }
 
 export interface CleanupLogQuery {
@@ -189,7 +199,7 @@ export interface LifecycleApi {
   /** Dry run: every task with its verdict (keep / clean / skip), the reasons, and the bytes cleaning would free. */
   planCleanup(): Promise<CleanupPlan>;
   /** Performs the plan, one transaction per task; returns what it did. Emits `cleanup` per task cleaned. */
-  cleanup(): Promise<CleanupReport>;
+  cleanup(options?: CleanupOptions): Promise<CleanupReport>;
   /** Cleanup records, newest first. */
   cleanupLog(query?: CleanupLogQuery): Promise<CleanupLogEntry[]>;
   /** File and content sizes from pragmas and counters — no content is read. */

@@ -193,6 +193,21 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     expect(await api.integrityCheck()).toEqual(['ok']);
   });
 
+  it('cleans in batches with maxTasks, reporting what remains', async () => {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession();
+    for (let i = 0; i < 3; i++) {
+      const { id } = await api.startTask({ sessionId, title: `t${i}` });
+      await api.setTaskState(id, 'done');
+    }
+    await api.setCurrentTask(sessionId, null);
+    const first = await api.cleanup({ maxTasks: 2 });
+    expect([first.cleaned.map((r) => r.taskId), first.planned, first.remaining]).toEqual([[1, 2], 3, 1]);
+    const second = await api.cleanup({ maxTasks: 2 });
+    expect([second.cleaned.map((r) => r.taskId), second.remaining]).toEqual([[3], 0]);
+    await expect(api.cleanup({ maxTasks: 0 })).rejects.toMatchObject({ code: 'InvalidArgument' });
+  });
+
   it('validates cleanupLog queries and pages newest first', async () => {
     const { api } = await memoryBrain();
     const { id: sessionId } = await api.startSession();

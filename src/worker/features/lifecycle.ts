@@ -15,6 +15,7 @@ import type { EngineContext } from '../context';
 import type { BrainApi, BrainInfo, ChangeTopic } from '../protocol';
 import type {
   CleanupLogQuery,
+  CleanupOptions,
   CleanupPlan,
   CleanupReport,
   HeavyData,
@@ -48,6 +49,7 @@ const defaults: AutoCleanupSettings = { enabled: true, debounceMs: 2_000, maxWai
 /** Changes that can alter what is protected: task states, pins, references, current tasks, sessions, an import. */
 const protectionTopics: ReadonlySet<ChangeTopic> = new Set(['tasks', 'sessions', 'database']);
 const vacuumStepPages = 128;
+const autoBatchTasks = 8;
 
 const globalTimers: TimerPort = {
   now: () => performance.now(),
@@ -124,7 +126,9 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       clock,
       async run(trigger) {
         if (!engine) return { more: false };
-        const report = await engine.cleanup();
+        // Small batches, each its own engine call, so an agent's calls get in between on a long backlog.
+        let report = await engine.cleanup({ maxTasks: autoBatchTasks });
+        while (report.remaining > 0) report = await engine.cleanup({ maxTasks: autoBatchTasks });
         let more = report.deferred > 0;
         if (trigger === 'idle') more = (await engine.maintain({ budgetMs: options.idleMaintainBudgetMs ?? 50 })).more || more;
         return { more };
@@ -195,12 +199,17 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       };
     },
 
-    async cleanup(): Promise<CleanupReport> {
+    async cleanup(input: CleanupOptions = {}): Promise<CleanupReport> {
+      const maxTasks = input.maxTasks ?? Infinity;
+      if (maxTasks !== Infinity && (!Number.isSafeInteger(maxTasks) || maxTasks < 1)) {
+        throw new BrainError('InvalidArgument', 'maxTasks must be a whole number ≥ 1.');
+      }
       const startedAt = clock.now();
       const { plan, tasksById } = await currentPlan();
       const cleaned: CleanupReport['cleaned'][number][] = [];
       const failed: { taskId: TaskId; error: BrainErrorData }[] = [];
-      for (const verdict of [...plan.verdicts, ...plan.vanished].sort((a, b) => a.taskId - b.taskId)) {
+      const toClean = [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'clean').sort((a, b) => a.taskId - b.taskId);
+      for (const verdict of toClean.slice(0, maxTasks)) {
         if (verdict.verdict !== 'clean') continue;
         const reason: CleanReason = verdict.reasons[0];
         try {
@@ -222,6 +231,7 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
         cleaned,
         failed,
         deferred: [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'skip' && v.reasons[0].kind === 'orphan-deferred').length,
+        remaining: Math.max(0, toClean.length - maxTasks),
         bytesFreed: cleaned.reduce((sum, r) => sum + r.stepBytesRemoved + r.storedBytesRemoved, 0),
       };
     },
