@@ -38,7 +38,7 @@ describe('the whole-brain archive', () => {
   it('refuses a tampered database', async () => {
     const zip = rezip(await archive(), (e) => {
       const db = e['agent.db']!.slice();
-      db[100] ^= 1;
+      db[100] = (db[100] ?? 0) ^ 1;
       e['agent.db'] = db;
     });
     await expect(unpackBrainArchive(zip, { knownSchemaVersion: 3 })).rejects.toMatchObject({ code: 'CorruptArchive' });
