@@ -8,7 +8,15 @@ import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
-import type { BrainApi, BrainInfo, BrainWorker, ChangeListener, OwnerEvent } from '../worker/protocol';
+import type {
+  ArchiveProgressListener,
+  BrainApi,
+  BrainArchiveImportOptions,
+  BrainInfo,
+  BrainWorker,
+  ChangeListener,
+  OwnerEvent,
+} from '../worker/protocol';
 
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
@@ -108,6 +116,11 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     integrityCheck: call('integrityCheck'),
     exportDatabase: call('exportDatabase'),
     importDatabase: call('importDatabase'),
+    // Progress listeners cross the worker by reference.
+    exportBrain: (onProgress?: ArchiveProgressListener) =>
+      call('exportBrain')(onProgress && Comlink.proxy(onProgress)),
+    importBrain: (bytes: Uint8Array, options?: BrainArchiveImportOptions, onProgress?: ArchiveProgressListener) =>
+      call('importBrain')(bytes, options, onProgress && Comlink.proxy(onProgress)),
     planCleanup: call('planCleanup'),
     cleanup: call('cleanup'),
     cleanupLog: call('cleanupLog'),

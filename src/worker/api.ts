@@ -8,6 +8,7 @@ import { createCoreFeature } from './features/core';
 import { createLifecycleFeature, type LifecycleOptions } from './features/lifecycle';
 import { createMemoryFeatures } from './features/memory';
 import { createProjectFeature } from './features/project';
+import { createArchiveFeature } from './features/archive';
 import type { MemoryFilesProvider } from './features/memory-files';
 import { createCheckpointsFeature } from './features/checkpoints';
 import type { BrainApi, BrainChange, BrainInfo, ChangeListener } from './protocol';
@@ -102,7 +103,17 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
 
   // Rollback reads and records checkpoints through the assembled API (looked up at call time).
   const project = createProjectFeature(ctx, { checkpoints: () => api });
+  const archive = createArchiveFeature(ctx, {
+    database: deps.database,
+    currentFolder: project.currentFolder,
+    async openImportTarget(name) {
+      await project.api.openProject({ kind: 'opfs', name, create: true });
+      const folder = project.currentFolder();
+      if (!folder) throw new BrainError('Internal', `The project "${name}" did not open.`);
+      return folder;
+    },
+  });
   const cleanupFeature = createLifecycleFeature(ctx, deps);
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, createCheckpointsFeature(ctx), cleanupFeature.api);
+  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, archive, createCheckpointsFeature(ctx), cleanupFeature.api);
   return cleanupFeature.start(serialise(api, new Set(['subscribe'])));
 }

@@ -57,6 +57,10 @@ export function createWorkerHost(): WorkerHost {
           const bytes = await api.exportDatabase();
           return Comlink.transfer(bytes, [bytes.buffer]);
         },
+        exportBrain: async (...args: Parameters<BrainApi['exportBrain']>) => {
+          const bytes = await api.exportBrain(...args);
+          return Comlink.transfer(bytes, [bytes.buffer]);
+        },
       });
       return api.info();
     },

@@ -17,6 +17,8 @@ import type { MemoryApi } from './protocol-memory';
 export * from './protocol-project';
 import type { ProjectApi } from './protocol-project';
 export * from './protocol-checkpoints';
+export * from './protocol-archive';
+import type { ArchiveApi } from './protocol-archive';
 
 export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans' | 'project';
 
@@ -116,7 +118,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi & ArchiveApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */

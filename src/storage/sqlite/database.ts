@@ -23,6 +23,8 @@ export interface Database {
   readonly schemaVersion: number;
   exportBytes(): Promise<Uint8Array>;
   importBytes(bytes: Uint8Array): Promise<ImportedDatabase>;
+  /** Runs every check `importBytes` runs, in memory, without installing anything. */
+  validateImport(bytes: Uint8Array): Promise<ImportedDatabase>;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,11 @@ export async function openDatabase(engine: SqliteEngine, name: string, file: Dat
       return version;
     },
     exportBytes: () => whileClosed(() => file.read()),
+
+    async validateImport(bytes) {
+      const candidate = await prepareImport(engine, bytes);
+      return { schemaVersion: candidate.schemaVersion, migrated: candidate.migrated, bytes: candidate.bytes.byteLength };
+    },
 
     async importBytes(bytes) {
       const candidate = await prepareImport(engine, bytes);
