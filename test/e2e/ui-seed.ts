@@ -15,6 +15,8 @@ export interface Seeded {
 export function seedSessions(page: Page): Promise<Seeded> {
   return page.evaluate(async () => {
     const brain = globalThis.agentBrain!;
+    // The tests look at the cleanup dry run before anything is cleaned: no automatic pass meanwhile.
+    await brain.setAutoCleanup({ enabled: false });
     const { id: otherSessionId } = await brain.startSession({ title: 'Older session: set up CI' });
     const { id: ci } = await brain.startTask({ sessionId: otherSessionId, title: 'Add a CI workflow' });
     await brain.setTaskState(ci, 'done');

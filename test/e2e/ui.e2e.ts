@@ -195,6 +195,51 @@ test('storage: the facts, an export that imports back, and a refused file said p
   await expect(page.getByRole('button', { name: /made after the export/ })).toHaveCount(0);
 });
 
+test('storage: the audit as charts, the cleanup dry run with each verdict and reason, then run, then the log', async () => {
+  await page.goto('/#/storage');
+  await expect(page.getByTestId('chart-kinds').locator('canvas')).toBeVisible();
+  await page.getByTestId('chart-kinds').getByText('Show the numbers').click();
+  await expect(page.getByTestId('chart-kinds').getByRole('row', { name: /^Steps/ })).toBeVisible();
+  await expect(page.getByTestId('chart-tasks').getByRole('img')).toHaveAttribute(
+    'aria-label',
+    /largest first: Rewrite the list parser/,
+  );
+
+  const summary = page.getByTestId('cleanup-summary');
+  await expect(summary).toContainText('2 tasks can be cleaned');
+  const plan = page.getByTestId('cleanup-plan');
+  await expect(plan.getByRole('row', { name: /First attempt: regex patch/ })).toContainText(
+    /clean.*superseded/i,
+  );
+  await expect(plan.getByRole('row', { name: /Document the grammar/ })).toContainText(/clean.*failed/i);
+  await page.getByLabel('Show kept tasks').check();
+  await expect(plan.getByRole('row', { name: /Plan the parser fix/ })).toContainText(
+    /keep.*needed by “Rewrite the list parser”/i,
+  );
+  // The lexer agent runs again (the live test above), so its child is kept through it.
+  await expect(plan.getByRole('row', { name: /Grandchild: token table/ })).toContainText(
+    /keep.*a child task of “Child agent: fix the lexer”/,
+  );
+  await saveScreenshot(page, 'storage-cleanup-light');
+  await expectAccessible(page, 'storage with charts and cleanup');
+
+  await page.getByRole('button', { name: 'Run cleanup…' }).click();
+  await expect(page.getByText('Remove the heavy data of 2 tasks')).toBeVisible();
+  await page.getByRole('button', { name: 'Clean now' }).click();
+  await expect(page.getByTestId('cleanup-done')).toContainText('Cleaned 2 tasks');
+  await expect(summary).toContainText('0 tasks can be cleaned');
+  const log = page.getByTestId('cleanup-log');
+  await expect(log.getByRole('row', { name: /First attempt: regex patch/ })).toContainText('1 steps');
+  await expect(log.getByRole('row', { name: /Document the grammar/ })).toBeVisible();
+
+  // The cleaned task keeps its row and says what happened.
+  await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.oldTry}`);
+  await expect(page.getByTestId('task-detail')).toContainText("Cleanup removed this task's heavy data");
+  await page.goto('/#/storage');
+  await page.getByRole('button', { name: 'Compact now' }).click();
+  await expect(page.getByTestId('compact-done')).toContainText('Compacted:');
+});
+
 test('the theme toggle switches to dark, and is remembered by this browser across a reload', async () => {
   await page.goto(`/#/sessions?session=${seeded.sessionId}`);
   const toggle = page.getByRole('button', { name: 'Dark theme' });

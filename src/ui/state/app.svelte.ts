@@ -1,5 +1,6 @@
 import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
+import { LifecycleState } from './lifecycle.svelte';
 import { PlanState } from './plan.svelte';
 import { ProjectState } from './project.svelte';
 import { Router } from './router.svelte';
@@ -16,6 +17,7 @@ export interface AppModel {
   readonly plan: PlanState;
   readonly project: ProjectState;
   readonly storage: StorageState;
+  readonly lifecycle: LifecycleState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
@@ -35,5 +37,6 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     plan: new PlanState(brain),
     project,
     storage: new StorageState(brain),
+    lifecycle: new LifecycleState(brain),
   };
 }
