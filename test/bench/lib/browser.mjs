@@ -1,0 +1,118 @@
+/**
+ * Runs bench pages in headless Chromium: builds test/bench/page with Vite (production build, as users get it),
+ * serves it with the corpus files from a small static server, and hands sections a Playwright page.
+ *
+ * What-if knobs for SQLite settings the engine does not (yet) use, applied to the bench build only by rewriting
+ * the foundation's source at build time — the repository's files are not touched:
+ *   BENCH_EXPERIMENT=page[,cache][,excl]  page: `PRAGMA page_size = $BENCH_PAGE` (default 65536) for new databases;
+ *                                          cache: `cache_size = -65536` (64 MiB); excl: `locking_mode = EXCLUSIVE`.
+ */
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { build, runnerImport } from 'vite';
+import { chromium } from 'playwright';
+import { CACHE } from './corpus.mjs';
+
+const here = (path) => new URL(path, import.meta.url).pathname;
+const types = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.map': 'application/json',
+};
+
+function experimentPlugins() {
+  const exp = process.env.BENCH_EXPERIMENT ?? '';
+  if (!exp) return [];
+  return [
+    {
+      name: 'bench-experiment',
+      transform(code, id) {
+        if (id.endsWith('storage/sqlite/migrate.ts') && exp.includes('page')) {
+          return code.replace(
+            "await driver.exec('PRAGMA auto_vacuum = INCREMENTAL');",
+            "await driver.exec('PRAGMA page_size = " +
+              (process.env.BENCH_PAGE ?? '65536') +
+              "; PRAGMA auto_vacuum = INCREMENTAL');",
+          );
+        }
+        if (id.endsWith('storage/sqlite/open.ts')) {
+          let extra = '';
+          if (exp.includes('cache')) extra += ' PRAGMA cache_size = -65536;';
+          if (exp.includes('excl')) extra += ' PRAGMA locking_mode = EXCLUSIVE;';
+          return code.replace("PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'");
+        }
+        return null;
+      },
+    },
+  ];
+}
+
+async function buildPage() {
+  // One build per run: bench runs of several people may overlap on this machine.
+  const outDir = join(CACHE, `page-dist-${process.pid}`);
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: here('../page'),
+    build: { outDir, emptyOutDir: true, target: 'es2022', sourcemap: false },
+    worker: { format: 'es', plugins: () => experimentPlugins() },
+    plugins: experimentPlugins(),
+  });
+  return outDir;
+}
+
+/** Serves `/` from the built page and `/files/…` from the cache (corpora). */
+function serve(pageDir) {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const [root, rest] = url.pathname.startsWith('/files/')
+      ? [CACHE, url.pathname.slice('/files/'.length)]
+      : [pageDir, url.pathname.slice(1) || 'index.html'];
+    const file = normalize(join(root, decodeURIComponent(rest)));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'content-length': statSync(file).size,
+    });
+    createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/** Builds and serves the page, opens it in Chromium, runs `fn(page, baseUrl)`, and always cleans up. */
+export async function withBenchPage(fn) {
+  const { module } = await runnerImport(here('../../chromium.ts'));
+  const pageDir = await buildPage();
+  const server = await serve(pageDir);
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath: module.chromiumPath(),
+    args: module.chromiumArgs,
+    headless: true,
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+      else if (process.env.BENCH_DEBUG) console.log('  [page]', message.text());
+    });
+    await page.goto(`${baseUrl}/`);
+    await page.waitForFunction(() => globalThis.bench !== undefined, null, { timeout: 30_000 });
+    const result = await fn(page, baseUrl);
+    if (errors.length > 0) throw new Error(`The bench page reported errors:\n${errors.join('\n')}`);
+    return result;
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(pageDir, { recursive: true, force: true });
+  }
+}

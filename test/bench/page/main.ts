@@ -1,0 +1,15 @@
+/**
+ * The benchmark page: the real engine (`openBrain`: worker, wa-sqlite, OPFS) plus the bench sections' in-page
+ * halves, exposed on `globalThis.bench` for Playwright to call.
+ */
+import { openBrain } from '../../../src/lib/index';
+import { checkpointsBench } from './checkpoints';
+
+const bench = { openBrain, checkpoints: checkpointsBench };
+
+declare global {
+  var bench: typeof import('./main').benchApi;
+}
+
+export const benchApi = bench;
+globalThis.bench = bench;
