@@ -5,6 +5,7 @@ export const views: readonly { readonly name: ViewName; readonly label: string; 
   { name: 'project', label: 'Project', icon: '▦' },
   { name: 'plan', label: 'Plan & progress', icon: '✓' },
   { name: 'sessions', label: 'Sessions & tasks', icon: '☰' },
+  { name: 'checkpoints', label: 'Checkpoints', icon: '±' },
   { name: 'storage', label: 'Storage', icon: '▤' },
 ];
 

@@ -27,7 +27,9 @@ test.afterEach(() => {
 });
 
 const fileLink = (name: string | RegExp) =>
-  page.getByRole('navigation', { name: 'Project files' }).getByRole('link', { name, exact: typeof name === 'string' });
+  page
+    .getByRole('navigation', { name: 'Project files' })
+    .getByRole('link', { name, exact: typeof name === 'string' });
 
 test('a first visit offers the demo project; it opens with its memory, skills and other agents’ files', async () => {
   await expect(page.getByRole('heading', { name: 'Open a project' })).toBeVisible();
@@ -190,4 +192,86 @@ test('after a reload the project reopens by itself, on the same file', async () 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export as zip' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.zip$/);
+});
+
+test('checkpoints: the files a task changed, a highlighted diff, and a rollback with its confirmation and conflict flow', async () => {
+  const ids = await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    await brain.setAutoCleanup({ enabled: false });
+    const { id: sessionId } = await brain.startSession({ title: 'Fix pagination' });
+    const { id: taskId } = await brain.startTask({ sessionId, title: 'Fix the page size bug' });
+    const change = async (path: string, edit: (text: string) => string) => {
+      const file = await brain.readProjectFile(path);
+      const after = edit(file.text);
+      await brain.writeProjectFile(path, after, { expectedVersion: file.version });
+      return (await brain.checkpointFile({ taskId, path, before: file.text, after })).id;
+    };
+    const code = await change(
+      'src/paginate.ts',
+      (t) => t.replace('<=', '<') + '\n// Checked: pages hold exactly pageSize items.\n',
+    );
+    const test = await change('test/paginate.test.ts', (t) => `${t}\n// regression: one item too many\n`);
+    const readme = await change('README.md', (t) => `${t}\nFixed in 1.0.1.\n`);
+    return { sessionId, taskId, code, test, readme };
+  });
+  await page.goto(`/#/checkpoints?session=${ids.sessionId}`);
+  const entries = page.getByTestId('entries').getByRole('link');
+  await expect(entries).toHaveCount(3);
+  await expect(entries.first()).toContainText('src/paginate.ts');
+  const diff = page.getByTestId('diff');
+  await expect(diff).toContainText('+3 −1 lines');
+  await expect(diff.locator('.d2h-ins').first()).toBeVisible();
+  await expect(diff.locator('.hljs-comment').first()).toContainText(
+    'Checked: pages hold exactly pageSize items.',
+  );
+  await expect(diff.locator('.hljs-keyword').first()).toBeVisible();
+  await saveScreenshot(page, 'checkpoints-light');
+  await expectAccessible(page, 'checkpoints');
+  await diff.getByLabel('Unified').check();
+  await expect(diff.locator('.d2h-file-diff')).toBeVisible();
+
+  // Roll back the whole task, but the README changed again since: it is flagged and left alone unless chosen.
+  await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    const file = await brain.readProjectFile('README.md');
+    await brain.writeProjectFile('README.md', `${file.text}A person edited this afterwards.\n`, {
+      expectedVersion: file.version,
+    });
+  });
+  await page.getByRole('button', { name: 'Roll back the whole task…' }).click();
+  const dialog = page.getByTestId('rollback-dialog');
+  await expect(dialog.getByRole('heading', { name: 'Roll back the whole task?' })).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveCount(3);
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'src/paginate.ts' })).toContainText(
+    'will be restored',
+  );
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'README.md' })).toContainText(
+    'changed since the checkpoint',
+  );
+  await expect(dialog.getByRole('button', { name: 'Roll back 2 files' })).toBeEnabled();
+  await saveScreenshot(page, 'checkpoints-rollback-light');
+  await expectAccessible(page, 'rollback confirmation');
+  await dialog.getByRole('button', { name: 'Roll back 2 files' }).click();
+  await expect(page.getByTestId('rollback-done')).toContainText('Rolled back 2 files.');
+  const after = await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    const read = async (p: string) => (await brain.readProjectFile(p)).text;
+    return { code: await read('src/paginate.ts'), readme: await read('README.md') };
+  });
+  expect(after.code).toContain('<=');
+  expect(after.code).not.toContain('Checked: pages hold');
+  expect(after.readme).toContain('A person edited this afterwards.');
+
+  // The rollback is its own task: undoing it puts the fix back.
+  await page.getByRole('link', { name: 'see it, or undo it from there' }).click();
+  await expect(page.getByRole('navigation', { name: 'Tasks and the files they changed' })).toContainText(
+    'Restore',
+  );
+  await page.getByRole('button', { name: 'Roll back the whole task…' }).click();
+  await dialog.getByRole('button', { name: /Roll back 2 files/ }).click();
+  await expect(page.getByTestId('rollback-done')).toBeVisible();
+  const undone = await page.evaluate(
+    async () => (await globalThis.agentBrain!.readProjectFile('src/paginate.ts')).text,
+  );
+  expect(undone).toContain('Checked: pages hold exactly pageSize items.');
 });

@@ -1,5 +1,6 @@
 import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
+import { CheckpointsState } from './checkpoints.svelte';
 import { LifecycleState } from './lifecycle.svelte';
 import { PlanState } from './plan.svelte';
 import { ProjectState } from './project.svelte';
@@ -18,6 +19,7 @@ export interface AppModel {
   readonly project: ProjectState;
   readonly storage: StorageState;
   readonly lifecycle: LifecycleState;
+  readonly checkpoints: CheckpointsState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
@@ -38,5 +40,6 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     project,
     storage: new StorageState(brain),
     lifecycle: new LifecycleState(brain),
+    checkpoints: new CheckpointsState(brain),
   };
 }

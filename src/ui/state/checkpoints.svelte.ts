@@ -1,0 +1,160 @@
+import type {
+  CheckpointDiff,
+  CheckpointEntry,
+  CheckpointEntryId,
+  RestorePlan,
+  RestoreResult,
+  RestoreTarget,
+  Session,
+  SessionId,
+  Task,
+  TaskId,
+} from '../../lib/index';
+import { messageOf } from '../errors';
+import type { BrainState } from './brain.svelte';
+import { Operation } from './operation.svelte';
+import { createRefresher } from './refresher';
+
+export interface TaskCheckpoints {
+  readonly task: Task;
+  readonly entries: readonly CheckpointEntry[];
+}
+
+/**
+ * The checkpoints view's data: for one session, each task with the files it changed; the chosen entry's diff;
+ * and the rollback flow (plan → confirm the listed files, changed ones only if the person says so → restore).
+ */
+export class CheckpointsState {
+  sessions = $state.raw<readonly Session[]>([]);
+  session = $state.raw<Session | null>(null);
+  tasks = $state.raw<readonly TaskCheckpoints[]>([]);
+  task = $state.raw<TaskCheckpoints | null>(null);
+  entry = $state.raw<CheckpointEntry | null>(null);
+  diff = $state.raw<CheckpointDiff | null>(null);
+  diffError = $state<string | null>(null);
+  /** A rollback waiting for confirmation. */
+  restorePlan = $state.raw<RestorePlan | null>(null);
+  restoreResult = $state.raw<RestoreResult | null>(null);
+  restoring = new Operation();
+  loaded = $state(false);
+  error = $state<string | null>(null);
+
+  #want: { session: SessionId | null; task: TaskId | null; entry: CheckpointEntryId | null } = {
+    session: null,
+    task: null,
+    entry: null,
+  };
+  #source: BrainState;
+  #refresher = createRefresher(
+    () => this.#load(),
+    (error) => {
+      this.error = this.#source.fail(error);
+    },
+  );
+
+  constructor(source: BrainState) {
+    this.#source = source;
+  }
+
+  start(): () => void {
+    const stop = this.#source.onChange((change) => {
+      if (['tasks', 'sessions', 'checkpoints', 'cleanup', 'database'].includes(change.topic))
+        this.#refresher.request();
+    });
+    this.#refresher.request();
+    return () => {
+      stop();
+      this.#refresher.cancel();
+    };
+  }
+
+  settled(): Promise<void> {
+    return this.#refresher.settled();
+  }
+
+  select(session: number | null, task: number | null, entry: number | null): void {
+    const want = this.#want;
+    if (want.session === session && want.task === task && want.entry === entry) return;
+    this.#want = {
+      session: session as SessionId | null,
+      task: task as TaskId | null,
+      entry: entry as CheckpointEntryId | null,
+    };
+    this.restorePlan = null;
+    this.#refresher.request();
+  }
+
+  /** Step one of a rollback: which files it would write, each flagged if it changed since. Writes nothing. */
+  async planRollback(target: RestoreTarget): Promise<void> {
+    const brain = this.#source.brain;
+    if (!brain) return;
+    this.restoreResult = null;
+    this.restoring.error = null;
+    try {
+      this.restorePlan = await brain.planRestore(target);
+    } catch (error) {
+      this.restoring.error = messageOf(error);
+    }
+  }
+
+  cancelRollback(): void {
+    this.restorePlan = null;
+  }
+
+  /** Step two: restores the clean files and the changed ones the person chose to overwrite. */
+  async confirmRollback(overwrite: ReadonlySet<string>): Promise<RestoreResult | undefined> {
+    const brain = this.#source.brain;
+    const plan = this.restorePlan;
+    if (!brain || !plan) return undefined;
+    const files = plan.files
+      .filter(
+        (f) =>
+          f.action !== 'none' && (f.state === 'clean' || (f.state === 'changed' && overwrite.has(f.path))),
+      )
+      .map((f) => ({ path: f.path, expectedVersion: f.currentVersion }));
+    const result = await this.restoring.run(
+      { phase: 'Restoring files', done: 0, total: files.length, unit: 'items' },
+      () => brain.restoreCheckpoints({ target: plan.target, files }),
+    );
+    if (result) {
+      this.restoreResult = result;
+      this.restorePlan = null;
+    }
+    return result;
+  }
+
+  async #load(): Promise<void> {
+    const brain = this.#source.brain;
+    if (!brain) return;
+    const want = this.#want;
+    const sessions = await brain.listSessions();
+    let sessionId = want.session;
+    if (sessionId === null && want.task !== null) sessionId = (await brain.getTask(want.task)).sessionId;
+    const session = sessions.find((s) => s.id === sessionId) ?? sessions[0] ?? null;
+    const tasks = session ? await brain.listTasks(session.id) : [];
+    const withEntries = (
+      await Promise.all(tasks.map(async (task) => ({ task, entries: await brain.listCheckpoints(task.id) })))
+    ).filter((t) => t.entries.length > 0);
+    const task = withEntries.find((t) => t.task.id === want.task) ?? withEntries[0] ?? null;
+    const entry = task?.entries.find((e) => e.id === want.entry) ?? task?.entries[0] ?? null;
+    let diff: CheckpointDiff | null = null;
+    let diffError: string | null = null;
+    if (entry && !entry.removed) {
+      try {
+        diff = await brain.diffCheckpoint(entry.id);
+      } catch (error) {
+        diffError = messageOf(error);
+      }
+    }
+    if (want !== this.#want) return;
+    this.sessions = sessions;
+    this.session = session;
+    this.tasks = withEntries;
+    this.task = task;
+    this.entry = entry;
+    this.diff = diff;
+    this.diffError = diffError;
+    this.error = null;
+    this.loaded = true;
+  }
+}
