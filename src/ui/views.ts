@@ -7,6 +7,7 @@ export const views: readonly { readonly name: ViewName; readonly label: string; 
   { name: 'sessions', label: 'Sessions & tasks', icon: '☰' },
   { name: 'checkpoints', label: 'Checkpoints', icon: '±' },
   { name: 'storage', label: 'Storage', icon: '▤' },
+  { name: 'search', label: 'History search', icon: '⌕' },
 ];
 
 export const defaultView: ViewName = 'sessions';

@@ -138,6 +138,31 @@ test('plan & progress: the resume point first, the checklist with done / in prog
   await expect(page.getByTestId('compressed')).toContainText(/Compressed: \d+ events moved to the history/);
 });
 
+test('history search: what compression moved out is found, highlighted, and opens its task', async () => {
+  // The plan test compressed the session: the superseded decision left the context but not the history.
+  await page.getByRole('link', { name: 'History search' }).click();
+  await page.getByLabel('Search the history').fill('regex');
+  const hits = page.getByTestId('hits').getByRole('listitem');
+  const decision = hits.filter({ hasText: 'Patch the list regex' });
+  await expect(decision).toBeVisible();
+  await expect(decision.locator('mark').first()).toHaveText(/regex/i);
+  await expect(decision).toContainText('decision');
+  expect(page.url()).toContain('#/search?q=regex');
+  await saveScreenshot(page, 'search-light');
+  await expectAccessible(page, 'history search');
+
+  await page.getByLabel('Search the history').fill('parseList rewritten');
+  const change = hits.filter({ hasText: 'src/parser.ts' });
+  await expect(change).toContainText('file change');
+  await change.getByRole('link', { name: /Open the/ }).click();
+  await expect(
+    page.getByTestId('task-detail').getByRole('heading', { name: 'Rewrite the list parser' }),
+  ).toBeVisible();
+
+  await page.goto('/#/search?q=nothing-like-this-anywhere');
+  await expect(page.getByText('Nothing found for “nothing-like-this-anywhere”.')).toBeVisible();
+});
+
 test('sessions view follows a running agent live', async () => {
   await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.lexer}`);
   const detail = page.getByTestId('task-detail');
@@ -271,7 +296,7 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
   try {
     await page.goto(`/#/sessions?session=${seeded.sessionId}`);
     await expect(page.getByTestId('task-detail')).toBeVisible();
-    for (const view of ['plan', 'sessions', 'storage']) {
+    for (const view of ['plan', 'sessions', 'storage', 'search']) {
       await page.goto(`/#/${view}?session=${seeded.sessionId}`);
       await page.waitForFunction(() => globalThis.agentBrain !== undefined);
       await expect(page.locator('main')).not.toBeEmpty();
@@ -282,6 +307,7 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
       await saveScreenshot(page, `${view}-640`);
     }
     // Tab from the top of a fresh page: the skip button, the theme toggle, then the views.
+    await page.goto('/#/storage');
     await page.reload();
     await expect(page.getByTestId('storage-facts')).toBeVisible();
     await page.keyboard.press('Tab');

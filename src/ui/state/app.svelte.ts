@@ -5,6 +5,7 @@ import { LifecycleState } from './lifecycle.svelte';
 import { PlanState } from './plan.svelte';
 import { ProjectState } from './project.svelte';
 import { Router } from './router.svelte';
+import { SearchState } from './search.svelte';
 import { SessionsState } from './sessions.svelte';
 import { StorageState } from './storage.svelte';
 import { ThemeState } from './theme.svelte';
@@ -20,6 +21,7 @@ export interface AppModel {
   readonly storage: StorageState;
   readonly lifecycle: LifecycleState;
   readonly checkpoints: CheckpointsState;
+  readonly search: SearchState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
@@ -41,5 +43,6 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     storage: new StorageState(brain),
     lifecycle: new LifecycleState(brain),
     checkpoints: new CheckpointsState(brain),
+    search: new SearchState(brain),
   };
 }
