@@ -5,7 +5,9 @@
  * What-if knobs for SQLite settings the engine does not (yet) use, applied to the bench build only by rewriting
  * the foundation's source at build time — the repository's files are not touched:
  *   BENCH_EXPERIMENT=page[,cache][,excl]  page: `PRAGMA page_size = $BENCH_PAGE` (default 65536) for new databases;
- *                                          cache: `cache_size = -65536` (64 MiB); excl: `locking_mode = EXCLUSIVE`.
+ *                                          cache: `cache_size = -65536` (64 MiB); excl: `locking_mode = EXCLUSIVE`;
+ *                                          io: count the VFS's reads, writes and syncs (printed with BENCH_DEBUG=1);
+ *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O).
  */
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,6 +32,8 @@ function experimentPlugins() {
   return [
     {
       name: 'bench-experiment',
+      // Before TypeScript is transpiled, so the source text below matches the repository's files.
+      enforce: 'pre',
       transform(code, id) {
         if (id.endsWith('storage/sqlite/migrate.ts') && exp.includes('page')) {
           return code.replace(
@@ -44,6 +48,29 @@ function experimentPlugins() {
           if (exp.includes('cache')) extra += ' PRAGMA cache_size = -65536;';
           if (exp.includes('excl')) extra += ' PRAGMA locking_mode = EXCLUSIVE;';
           return code.replace("PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'");
+        }
+        if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('memvfs')) {
+          // The same engine in the same worker, on wa-sqlite's in-memory VFS: what the engine costs without OPFS I/O.
+          return code.replace(
+            "return createSqliteEngine(module, { vfs, storage: 'opfs', explainIo });",
+            'void vfs; void explainIo; return createSqliteEngine(module, null);',
+          );
+        }
+        if (id.includes('OPFSCoopSyncVFS') && exp.includes('io')) {
+          // Counts the VFS's I/O calls per file kind; printed with BENCH_DEBUG=1.
+          const count = (name) =>
+            `globalThis.__io ??= {}; { const f = this.mapIdToFile.get(fileId); const k = '${name}:' + (f?.path?.endsWith('-journal') ? 'journal' : 'db'); ` +
+            `globalThis.__io[k] = (globalThis.__io[k] ?? 0) + 1; if (k === 'sync:db') console.log('io', JSON.stringify(globalThis.__io)); }`;
+          return code
+            .replace(
+              '  jWrite(fileId, pData, iOffset) {',
+              `  jWrite(fileId, pData, iOffset) { ${count('write')}`,
+            )
+            .replace(
+              '  jRead(fileId, pData, iOffset) {',
+              `  jRead(fileId, pData, iOffset) { ${count('read')}`,
+            )
+            .replace('  jSync(fileId, flags) {', `  jSync(fileId, flags) { ${count('sync')}`);
         }
         return null;
       },

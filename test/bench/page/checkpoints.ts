@@ -56,6 +56,8 @@ export async function checkpointsBench(options: {
   dbName: string;
   randomReads: number;
   seed: number;
+  /** Reopen the brain for the cold-start passes (off for an in-memory what-if run, where reopening loses all). */
+  reopen: boolean;
 }) {
   const { manifest, value } = await loadCorpus(options.corpusUrl);
   let brain: Brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
@@ -107,8 +109,12 @@ export async function checkpointsBench(options: {
   const integrity = await brain.integrityCheck();
 
   // Again one entry per call, on a fresh engine (a new worker: empty caches).
-  await brain.close();
-  brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
+  const reopen = async () => {
+    if (!options.reopen) return;
+    await brain.close();
+    brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
+  };
+  await reopen();
   let singleReadMs = 0;
   for (const entry of entries) {
     const started = performance.now();
@@ -118,8 +124,7 @@ export async function checkpointsBench(options: {
   }
 
   // Random single reads on a cold engine.
-  await brain.close();
-  brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
+  await reopen();
   let state = options.seed >>> 0;
   const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const latencies: number[] = [];
