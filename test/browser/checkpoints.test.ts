@@ -37,9 +37,23 @@ describe('checkpoints on OPFS', () => {
     const bytes = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 31) & 0xff);
     const ids = [];
     for (let v = 1; v <= 20; v++) {
-      ids.push((await first.checkpointFile({ taskId, path: 'src/main.ts', before: versions[v - 1] ?? null, after: versions[v] ?? null })).id);
+      ids.push(
+        (
+          await first.checkpointFile({
+            taskId,
+            path: 'src/main.ts',
+            before: versions[v - 1] ?? null,
+            after: versions[v] ?? null,
+          })
+        ).id,
+      );
     }
-    const { id: binaryId } = await first.checkpointFile({ taskId, path: 'bin/data', before: null, after: bytes });
+    const { id: binaryId } = await first.checkpointFile({
+      taskId,
+      path: 'bin/data',
+      before: null,
+      after: bytes,
+    });
     await first.close();
 
     // A new worker: nothing cached, every body is read from agent.db and verified.
@@ -50,7 +64,10 @@ describe('checkpoints on OPFS', () => {
       expectBody(got.after, versions[i + 1] ?? null, `version ${i + 1}`);
     });
     expectBody((await second.readCheckpoint(binaryId)).after, bytes, 'binary');
-    expect((await second.listCheckpoints(taskId)).map((e) => e.after.kind)).toEqual([...Array(20).fill('text'), 'bytes']);
+    expect((await second.listCheckpoints(taskId)).map((e) => e.after.kind)).toEqual([
+      ...Array(20).fill('text'),
+      'bytes',
+    ]);
     expect(await second.integrityCheck()).toEqual(['ok']);
   });
 });

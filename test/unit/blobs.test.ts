@@ -34,7 +34,7 @@ function sourceText(lines: number, seed: number): string {
 /** A new version of `bytes`: a few random replacements, insertions and deletions. */
 function edit(bytes: Uint8Array, seed: number, edits = 5): Uint8Array {
   const next = rng(seed);
-  let out = Array.from(bytes);
+  const out = Array.from(bytes);
   for (let e = 0; e < edits; e++) {
     const at = Math.floor(next() * (out.length + 1));
     const kind = Math.floor(next() * 3);

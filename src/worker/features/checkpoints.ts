@@ -3,6 +3,7 @@ import { BrainError } from '../../core/errors';
 import { asCheckpointEntryId, asStepId, asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { createBodyCache } from '../../storage/blobs/cache';
+import { BODY_SIZE_CEILING } from '../../storage/blobs/codec';
 import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
 import {
   createCheckpointsRepo,
@@ -105,7 +106,8 @@ export function createCheckpointsFeature(ctx: EngineContext) {
   ): Promise<{ ids: CheckpointEntryId[] }> {
     if (!Array.isArray(inputs))
       throw new BrainError('InvalidArgument', 'checkpointFiles takes an array of changes.');
-    const cap = limits.maxCheckpointBodyBytes;
+    // Never above what a read accepts: a body stored over the ceiling could not be read back.
+    const cap = Math.min(limits.maxCheckpointBodyBytes, BODY_SIZE_CEILING);
     const prepared = inputs.map((input, index) => {
       const at = inputs.length > 1 ? ` (change ${index})` : '';
       const before = prepareSide(input?.before, `The before body${at}`, cap);
