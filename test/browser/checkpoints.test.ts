@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBrain, type Brain, type BrainChange } from '../../src/lib/index';
+import { encodeBody } from '../../src/storage/blobs/codec';
 import { describeCheckpointContract, editText, expectBody, sourceText } from '../unit/checkpoints-contract';
 
 let counter = 0;
@@ -69,5 +70,34 @@ describe('checkpoints on OPFS', () => {
       'bytes',
     ]);
     expect(await second.integrityCheck()).toEqual(['ok']);
+  });
+
+  it('reports a body damaged on disk as CorruptBody through the worker, naming entry and path', async () => {
+    const dbName = uniqueName();
+    const brain = await brainNamed(dbName);
+    const { id: sessionId } = await brain.startSession({ title: 'damage' });
+    const { id: taskId } = await brain.startTask({ sessionId, title: 't' });
+    const text = sourceText(200, 9);
+    const { id } = await brain.checkpointFile({ taskId, path: 'src/damaged.ts', before: null, after: text });
+    // The stored stream is deterministic: find it in the exported file and flip one byte in its middle.
+    const { stored, codec } = await encodeBody(new TextEncoder().encode(text), null);
+    expect(codec).toBe('zlib');
+    const file = await brain.exportDatabase();
+    let at = -1;
+    for (let i = 0; i + stored.length <= file.length && at < 0; i++) {
+      if (file[i] === stored[0] && stored.every((byte, k) => file[i + k] === byte)) at = i;
+    }
+    expect(at).toBeGreaterThan(0);
+    file[at + (stored.length >> 1)] ^= 0xff;
+    await brain.importDatabase(file);
+    // A new worker: this one still holds the body it verified before, and would rightly return those bytes.
+    await brain.close();
+    const reopened = await brainNamed(dbName);
+    await expect(reopened.readCheckpoint(id)).rejects.toMatchObject({
+      code: 'CorruptBody',
+      message: expect.stringContaining(`checkpoint entry ${id} (src/damaged.ts)`),
+    });
+    await expect(reopened.diffCheckpoint(id)).rejects.toMatchObject({ code: 'CorruptBody' });
+    expect(await reopened.integrityCheck()).toEqual(['ok']);
   });
 });
