@@ -23,7 +23,7 @@ async function watchLongTasks(page: import('@playwright/test').Page) {
   };
 }
 
-test('a 100 MB database is exported and imported from the storage view without a long task', async () => {
+test('a 100 MB database is exported, imported and cleaned up from the storage view without a long task', async () => {
   test.setTimeout(240_000);
   const profile = await createProfile();
   try {
@@ -33,6 +33,8 @@ test('a 100 MB database is exported and imported from the storage view without a
     // ~100 MB of step results through the public API: 25 finished tasks of 4 MB each (cleanable), one running.
     const fileBytes = await page.evaluate(async () => {
       const brain = globalThis.agentBrain!;
+      // The cleanup below is the one measured: no automatic pass takes the data first.
+      await brain.setAutoCleanup({ enabled: false });
       const { id: sessionId } = await brain.startSession({ title: 'Big history' });
       const chunk = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(29_128); // ~1 MiB of text
       for (let t = 0; t < 25; t++) {
@@ -73,9 +75,23 @@ test('a 100 MB database is exported and imported from the storage view without a
     await expect(page.getByTestId('progress')).toBeVisible();
     await expect(page.getByTestId('import-done')).toContainText('Imported big.db', { timeout: 120_000 });
     const duringImport = await importTasks.stop();
-    console.log(`long tasks: export ${JSON.stringify(duringExport)}, import ${JSON.stringify(duringImport)}`);
+
+    // Clean the 25 finished tasks (100 MB of step results) from the dry run's button.
+    await expect(page.getByTestId('cleanup-summary')).toContainText('25 tasks can be cleaned');
+    await page.waitForTimeout(500);
+    const cleanupTasks = await watchLongTasks(page);
+    await page.getByRole('button', { name: 'Run cleanup…' }).click();
+    await page.getByRole('button', { name: 'Clean now' }).click();
+    await expect(page.getByTestId('progress')).toContainText(/Cleaning… \d+ of 25/);
+    await expect(page.getByTestId('cleanup-done')).toContainText('Cleaned 25 tasks', { timeout: 120_000 });
+    await expect(page.getByTestId('cleanup-summary')).toContainText('0 tasks can be cleaned');
+    const duringCleanup = await cleanupTasks.stop();
+    console.log(
+      `long tasks (ms): export ${JSON.stringify(duringExport)}, import ${JSON.stringify(duringImport)}, cleanup ${JSON.stringify(duringCleanup)}`,
+    );
     expect(duringExport, 'long tasks during export (ms)').toEqual([]);
     expect(duringImport, 'long tasks during import (ms)').toEqual([]);
+    expect(duringCleanup, 'long tasks during cleanup (ms)').toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   } finally {

@@ -47,7 +47,7 @@ test('sessions & tasks: timeline, task graph, filter by state, a task with its s
 
   // The default task is the session's current one.
   const detail = page.getByTestId('task-detail');
-  await expect(detail.getByRole('heading', { name: 'Rewrite the list parser' })).toBeVisible();
+  await expect(detail.locator('#task-heading')).toHaveText('Rewrite the list parser');
   await expect(detail.getByTestId('steps').getByRole('listitem')).toHaveCount(3);
   await expect(detail).toContainText('Steps (3, 1 failed)');
   await expect(detail.getByTestId('messages')).toContainText('all 43 tests pass');
@@ -71,11 +71,11 @@ test('sessions & tasks: timeline, task graph, filter by state, a task with its s
 
   // Following a link in the graph opens that task (and the URL says so, for the back button).
   await graph.getByRole('link', { name: /Grandchild: token table/ }).click();
-  await expect(detail.getByRole('heading', { name: 'Grandchild: token table' })).toBeVisible();
+  await expect(detail.locator('#task-heading')).toHaveText('Grandchild: token table');
   await expect(detail.getByRole('link', { name: 'Child agent: fix the lexer' })).toBeVisible(); // its parent
   expect(page.url()).toContain(`task=${seeded.tasks.tokens}`);
   await page.goBack();
-  await expect(detail.getByRole('heading', { name: 'Rewrite the list parser' })).toBeVisible();
+  await expect(detail.locator('#task-heading')).toHaveText('Rewrite the list parser');
 
   // Filter: only the unfinished ones.
   const filter = page.getByRole('group', { name: 'Show tasks that are' });
@@ -155,9 +155,9 @@ test('history search: what compression moved out is found, highlighted, and open
   const change = hits.filter({ hasText: 'src/parser.ts' });
   await expect(change).toContainText('file change');
   await change.getByRole('link', { name: /Open the/ }).click();
-  await expect(
-    page.getByTestId('task-detail').getByRole('heading', { name: 'Rewrite the list parser' }),
-  ).toBeVisible();
+  await expect(page.getByTestId('task-detail').locator('#task-heading')).toHaveText(
+    'Rewrite the list parser',
+  );
 
   await page.goto('/#/search?q=nothing-like-this-anywhere');
   await expect(page.getByText('Nothing found for “nothing-like-this-anywhere”.')).toBeVisible();
@@ -166,7 +166,7 @@ test('history search: what compression moved out is found, highlighted, and open
 test('sessions view follows a running agent live', async () => {
   await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.lexer}`);
   const detail = page.getByTestId('task-detail');
-  await expect(detail.getByRole('heading', { name: 'Child agent: fix the lexer' })).toBeVisible();
+  await expect(detail.locator('#task-heading')).toHaveText('Child agent: fix the lexer');
   await page.evaluate(async (taskId) => {
     const brain = globalThis.agentBrain!;
     await brain.recordStep({

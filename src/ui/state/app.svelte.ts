@@ -1,6 +1,7 @@
 import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
 import { CheckpointsState } from './checkpoints.svelte';
+import { DemoState } from './demo.svelte';
 import { LifecycleState } from './lifecycle.svelte';
 import { PlanState } from './plan.svelte';
 import { ProjectState } from './project.svelte';
@@ -22,6 +23,7 @@ export interface AppModel {
   readonly lifecycle: LifecycleState;
   readonly checkpoints: CheckpointsState;
   readonly search: SearchState;
+  readonly demo: DemoState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
@@ -44,5 +46,6 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     lifecycle: new LifecycleState(brain),
     checkpoints: new CheckpointsState(brain),
     search: new SearchState(brain),
+    demo: new DemoState(brain, project),
   };
 }

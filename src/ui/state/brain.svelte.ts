@@ -25,6 +25,8 @@ export class BrainState {
   error = $state<string | null>(null);
   info = $state.raw<BrainInfo | null>(null);
   brain = $state.raw<Brain | null>(null);
+  /** Whether any session exists (null until known): an empty brain opens on the demo. */
+  hasSessions = $state<boolean | null>(null);
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- plain bookkeeping, nothing renders from it
   #listeners = new Set<ChangeListener>();
   /** The open client, kept after a take-over (when `brain` is null) so reopening can stop its worker. */
@@ -59,7 +61,9 @@ export class BrainState {
       this.brain = brain;
       this.#options.onOpen?.(brain);
       this.#unsubscribe = await brain.subscribe((change) => this.#announce(change));
-      this.info = await brain.info();
+      const [info, sessions] = await Promise.all([brain.info(), brain.listSessions()]);
+      this.info = info;
+      this.hasSessions = sessions.length > 0;
       this.status = 'open';
       this.#announce({ topic: 'database' });
     } catch (error) {
@@ -104,8 +108,10 @@ export class BrainState {
   async #loadInfo() {
     const brain = this.brain;
     if (!brain || this.status !== 'open') return;
-    const info = await brain.info();
-    if (brain === this.brain) this.info = info;
+    const [info, sessions] = await Promise.all([brain.info(), brain.listSessions()]);
+    if (brain !== this.brain) return;
+    this.info = info;
+    this.hasSessions = sessions.length > 0;
   }
 
   #lost() {

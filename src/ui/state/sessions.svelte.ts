@@ -1,4 +1,14 @@
-import type { Message, Session, SessionId, Step, Summary, Task, TaskId, TaskState } from '../../lib/index';
+import type {
+  Message,
+  Session,
+  SessionEvent,
+  SessionId,
+  Step,
+  Summary,
+  Task,
+  TaskId,
+  TaskState,
+} from '../../lib/index';
 import { taskStates } from '../labels';
 import { layoutTaskGraph } from '../task-graph';
 import type { BrainState } from './brain.svelte';
@@ -9,6 +19,8 @@ export interface TaskDetail {
   readonly steps: readonly Step[];
   readonly messages: readonly Message[];
   readonly summaries: readonly Summary[];
+  /** The structured events recorded for the task (decisions, file changes, checks…), oldest first. */
+  readonly events: readonly SessionEvent[];
 }
 
 /**
@@ -98,11 +110,18 @@ export class SessionsState {
     const task = tasks.find((t) => t.id === taskId) ?? null;
     let detail: TaskDetail | null = null;
     if (task && session) {
-      const [steps, messages] = await Promise.all([
+      const [steps, messages, events] = await Promise.all([
         brain.listSteps(task.id),
         brain.listMessages(session.id, task.id),
+        brain.listEvents(session.id, { taskId: task.id, limit: 1000 }),
       ]);
-      detail = { task, steps, messages, summaries: sessionSummaries.filter((s) => s.taskId === task.id) };
+      detail = {
+        task,
+        steps,
+        messages,
+        events,
+        summaries: sessionSummaries.filter((s) => s.taskId === task.id),
+      };
     }
     if (wantSession !== this.#wantSession || wantTask !== this.#wantTask) return;
     this.sessions = sessions;
