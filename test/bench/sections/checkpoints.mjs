@@ -3,7 +3,7 @@
  * per-body zlib (the reference design), `git gc --aggressive`, and native Node zlib + better-sqlite3.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { buildCorpus, corpusFigures, corpusSpec } from '../lib/corpus.mjs';
@@ -61,6 +61,7 @@ export async function run({
   const corpusUrl = `/files/${dir.split('/').at(-1)}`;
   const natives = [];
   const engines = [];
+  const loads = [];
   await withBenchPage(async (page) => {
     for (let round = 1; round <= rounds; round++) {
       const native = nativeAnchor(dir, manifest);
@@ -73,10 +74,11 @@ export async function run({
         reopen: !(process.env.BENCH_EXPERIMENT ?? '').includes('memvfs'),
       });
       engines.push(engine);
+      loads.push(loadavg()[0]);
       console.log(
         `  round ${round}: native write ${native.writeMiBs.toFixed(1)} read ${native.readMiBs.toFixed(1)} MiB/s; ` +
           `engine write ${engine.writeMiBs.toFixed(1)} read ${engine.readMiBs.toFixed(1)} (one per call ${engine.singleReadMiBs.toFixed(1)}) MiB/s, ` +
-          `random p99 ${engine.random.p99.toFixed(1)} ms, page size ${engine.pageSize}`,
+          `random p99 ${engine.random.p99.toFixed(1)} ms, page size ${engine.pageSize}; load average ${loads.at(-1).toFixed(1)}`,
       );
     }
   });
@@ -217,8 +219,10 @@ export async function run({
     `Random single reads on a cold engine (fresh worker), ${engine.random.count} × readCheckpoint (both sides of one entry), ` +
       `median over rounds: p50 ${engine.random.p50.toFixed(1)} ms, p99 ${engine.random.p99.toFixed(1)} ms; max ${engine.random.max.toFixed(1)} ms.`,
     '',
-    `Throughputs are the best of ${rounds} rounds for each side; the rounds alternate native and engine runs, so both ` +
-      'see the same load from other processes on this shared 2-core machine.',
+    `Throughputs are the best of ${rounds} rounds for each side; the rounds alternate native and engine runs on this ` +
+      `shared 2-core machine (1-minute load average during the rounds: ${loads.map((l) => l.toFixed(1)).join(', ')}). ` +
+      'Load slows the CPU-bound native anchor more than the engine, whose writes wait on OPFS calls: ratios measured ' +
+      'under a load above ~3 flatter the engine.',
     '',
     table(
       ['target', 'measured', 'met'],
