@@ -79,6 +79,19 @@ describe('searchHistory', () => {
   });
 });
 
+describe('the search page cache', () => {
+  it('is raised to 32 MiB for search, and never lowered', async () => {
+    const { api, database } = await memoryBrain();
+    const { id: sessionId } = await api.startSession();
+    await api.recordNote({ sessionId, text: 'x' });
+    await api.searchHistory('x');
+    expect(await database.driver.get('PRAGMA cache_size')).toEqual({ cache_size: -32768 });
+    await database.driver.exec('PRAGMA cache_size = -65536');
+    await api.searchHistory('x');
+    expect(await database.driver.get('PRAGMA cache_size')).toEqual({ cache_size: -65536 });
+  });
+});
+
 describe('recordEvents', () => {
   it('records a batch in one transaction: all or none', async () => {
     const { api, sessionId } = await setUp();

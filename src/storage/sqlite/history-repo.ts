@@ -44,6 +44,23 @@ interface HitRow {
   score: number;
 }
 
+const toHit = (row: HitRow): HistoryHitRow => ({
+  docId: row.id,
+  source: row.source,
+  sourceId: row.source_id,
+  sessionId: row.session_id === null ? null : asSessionId(row.session_id),
+  taskId: row.task_id === null ? null : asTaskId(row.task_id),
+  stepId: row.step_id === null ? null : asStepId(row.step_id),
+  planStepId: row.plan_step_id,
+  kind: row.kind,
+  path: row.path,
+  checkpointEntryId: row.checkpoint_entry_id === null ? null : asCheckpointEntryId(row.checkpoint_entry_id),
+  title: row.title,
+  createdAt: row.created_at,
+  snippet: row.snippet,
+  score: row.score,
+});
+
 export interface SearchFilter {
   readonly sessionId?: SessionId;
   readonly kinds?: readonly string[];
@@ -53,36 +70,49 @@ export interface SearchFilter {
 const STEP_TEXT_CHARS = 4_000;
 const SUMMARY_TEXT_CHARS = 20_000;
 /** How many of the newest matches bm25 ranks (see runSearch). */
-export const RANK_WINDOW = 2_000;
+export const RANK_WINDOW = 1_000;
 
 /** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
-  async function insertDoc(doc: HistoryDoc): Promise<void> {
+  /**
+   * Indexes documents with one statement. FTS5 writes its pending terms to a new segment at the end of every
+   * statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one tiny
+   * segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment.
+   */
+  async function insertDocs(docs: readonly HistoryDoc[]): Promise<void> {
+    if (docs.length === 0) return;
     await db.run(
       `INSERT OR IGNORE INTO history_docs (source, source_id, session_id, task_id, step_id, plan_step_id, kind, path,
          checkpoint_entry_id, title, body, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7,
+              value ->> 8, value ->> 9, value ->> 10, value ->> 11
+       FROM json_each(?)`,
       [
-        doc.source,
-        doc.sourceId,
-        doc.sessionId,
-        doc.taskId,
-        doc.stepId,
-        doc.planStepId,
-        doc.kind,
-        doc.path,
-        doc.checkpointEntryId,
-        doc.title,
-        doc.body,
-        doc.createdAt,
+        JSON.stringify(
+          docs.map((d) => [
+            d.source,
+            d.sourceId,
+            d.sessionId,
+            d.taskId,
+            d.stepId,
+            d.planStepId,
+            d.kind,
+            d.path,
+            d.checkpointEntryId,
+            d.title,
+            d.body,
+            d.createdAt,
+          ]),
+        ),
       ],
     );
   }
 
   /**
-   * bm25 ranks every match, which for a word found in most documents means ranking most of the index. Ranking is
-   * therefore done among the newest `window` matches (found cheaply: FTS5 walks a doclist backwards by rowid), and
-   * the window doubles while filters leave fewer hits than asked for.
+   * Ranking, in two queries. bm25 ranks every match, which for a word found in most documents means ranking most
+   * of the index: ranking is therefore done among the newest `window` matches (found cheaply: FTS5 walks a doclist
+   * backwards by rowid), the window growing while filters leave fewer hits than asked for. The first query touches
+   * only the index (and the documents when filtering); the second fetches documents and snippets for the top hits.
    */
   async function runSearch(match: string, filter: SearchFilter, window = RANK_WINDOW): Promise<HistoryHitRow[]> {
     const cutoff = await db.get<{ rowid: number }>(
@@ -95,6 +125,7 @@ export function createHistoryRepo(db: SqlDriver) {
       where.push('history_fts.rowid >= ?');
       params.push(cutoff.rowid);
     }
+    const filtered = filter.sessionId !== undefined || filter.kinds !== undefined;
     if (filter.sessionId !== undefined) {
       where.push('d.session_id = ?');
       params.push(filter.sessionId);
@@ -105,40 +136,39 @@ export function createHistoryRepo(db: SqlDriver) {
     }
     params.push(filter.limit);
     // bm25 weights: a hit in the title (kind, path, validation name) counts double.
-    const rows = await db.all<HitRow>(
-      `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
-              d.checkpoint_entry_id, d.title, d.created_at,
-              snippet(history_fts, 1, '[', ']', '…', 16) AS snippet,
-              bm25(history_fts, 2.0, 1.0) AS score
-       FROM history_fts JOIN history_docs d ON d.id = history_fts.rowid
+    const ranked = await db.all<{ id: number; score: number }>(
+      `SELECT history_fts.rowid AS id, bm25(history_fts, 2.0, 1.0) AS score
+       FROM history_fts ${filtered ? 'JOIN history_docs d ON d.id = history_fts.rowid' : ''}
        WHERE ${where.join(' AND ')}
-       ORDER BY score, d.id DESC
+       ORDER BY score, history_fts.rowid DESC
        LIMIT ?`,
       params,
     );
-    if (cutoff && rows.length < filter.limit && (filter.sessionId !== undefined || filter.kinds !== undefined)) {
-      return runSearch(match, filter, window * 4);
-    }
-    return rows.map((row) => ({
-      docId: row.id,
-      source: row.source,
-      sourceId: row.source_id,
-      sessionId: row.session_id === null ? null : asSessionId(row.session_id),
-      taskId: row.task_id === null ? null : asTaskId(row.task_id),
-      stepId: row.step_id === null ? null : asStepId(row.step_id),
-      planStepId: row.plan_step_id,
-      kind: row.kind,
-      path: row.path,
-      checkpointEntryId: row.checkpoint_entry_id === null ? null : asCheckpointEntryId(row.checkpoint_entry_id),
-      title: row.title,
-      createdAt: row.created_at,
-      snippet: row.snippet,
-      score: row.score,
-    }));
+    if (cutoff && ranked.length < filter.limit && filtered) return runSearch(match, filter, window * 4);
+    if (ranked.length === 0) return [];
+    const rows = await db.all<Omit<HitRow, 'score'>>(
+      `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
+              d.checkpoint_entry_id, d.title, d.created_at, snippet(history_fts, 1, '[', ']', '…', 16) AS snippet
+       FROM history_fts JOIN history_docs d ON d.id = history_fts.rowid
+       WHERE history_fts MATCH ? AND history_fts.rowid IN (SELECT value FROM json_each(?))`,
+      [match, JSON.stringify(ranked.map((r) => r.id))],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ranked.flatMap(({ id, score }) => {
+      const row = byId.get(id);
+      return row ? [toHit({ ...row, score })] : [];
+    });
   }
 
   return {
-    insertDoc,
+    insertDocs,
+
+    /** Raises the connection's page cache to at least `kib` KiB (never lowers it). */
+    async ensureCacheSize(kib: number): Promise<void> {
+      const row = await db.get<{ cache_size: number }>('PRAGMA cache_size');
+      const current = row === undefined ? 0 : row.cache_size < 0 ? -row.cache_size : (row.cache_size * 4096) / 1024;
+      if (current < kib) await db.exec(`PRAGMA cache_size = -${Math.floor(kib)}`);
+    },
 
     /**
      * Indexes the session's summaries not indexed yet (recorded through any API), text bounded per summary. The

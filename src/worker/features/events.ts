@@ -5,7 +5,7 @@ import { eventDocument, parseEventInput, parseEventKind, type EventRecord, type 
 import { asEventId, asSessionId, type EventId, type SessionId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { createEventsRepo } from '../../storage/sqlite/events-repo';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import { createHistoryRepo, type HistoryDoc } from '../../storage/sqlite/history-repo';
 import { createPlansRepo } from '../../storage/sqlite/plans-repo';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
@@ -105,12 +105,10 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     }
   }
 
-  /** Stores an already-parsed event inside the caller's transaction (no file write, no emit). */
-  async function insert(record: EventRecord, cache: LinkCache = new Map()): Promise<SessionEvent> {
-    const linked = await resolveLinks(record, cache);
-    const event = await events.insert(linked, clock.now());
+  /** The search document of an event (indexed by the caller, one statement per batch). */
+  function documentOf(event: SessionEvent): HistoryDoc {
     const doc = eventDocument(event);
-    await history.insertDoc({
+    return {
       source: 'event',
       sourceId: event.id,
       sessionId: event.sessionId,
@@ -123,10 +121,22 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       title: doc.title,
       body: doc.body,
       createdAt: event.createdAt,
-    });
-    if (!cache.has(`touched${event.sessionId}`)) await sessions.touch(event.sessionId, event.createdAt);
-    return event;
+    };
   }
+
+  /** Stores events inside the caller's transaction, with their search documents (no file write, no emit). */
+  async function insertAll(records: readonly EventRecord[]): Promise<SessionEvent[]> {
+    const cache: LinkCache = new Map();
+    const stored: SessionEvent[] = [];
+    for (const record of records) stored.push(await events.insert(await resolveLinks(record, cache), clock.now()));
+    await history.insertDocs(stored.map(documentOf));
+    for (const sessionId of new Set(stored.map((e) => e.sessionId))) {
+      await sessions.touch(sessionId, (stored.at(-1) as SessionEvent).createdAt);
+    }
+    return stored;
+  }
+
+  const insert = async (record: EventRecord): Promise<SessionEvent> => (await insertAll([record]))[0] as SessionEvent;
 
   /** After the transaction committed: the SESSION.jsonl line and the change notice. */
   async function published(event: SessionEvent): Promise<RecordedEvent> {
@@ -158,15 +168,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
         throw error;
       }
     });
-    const stored = await db.transaction(async () => {
-      const out: SessionEvent[] = [];
-      const cache: LinkCache = new Map();
-      for (const record of parsed) {
-        out.push(await insert(record, cache));
-        cache.set(`touched${record.sessionId}`, Promise.resolve(true));
-      }
-      return out;
-    });
+    const stored = await db.transaction(() => insertAll(parsed));
     const sessionIds = [...new Set(stored.map((e) => e.sessionId))];
     for (const sessionId of sessionIds) ctx.emit({ topic: 'events', sessionId });
     const file = stored.length === 0 ? { sessionFile: 'no-folder' as const } : await appendToSessionFile(...stored);
