@@ -470,6 +470,55 @@ describe('lifecycle: removing a task’s checkpoints', () => {
     }
   }, 60_000);
 
+  it('still cleans a task when a chain it would rebase was already damaged, keeping that chain as it is', async () => {
+    const engine = await nodeEngine();
+    const [first, second] = [await task(engine, 'first'), await task(engine, 'second')];
+    const v1 = sourceText(300, 51);
+    const v2 = editText(v1, 52);
+    const v3 = editText(v2, 53);
+    const { id: old } = await engine.api.checkpointFile({
+      taskId: first,
+      path: 'f.ts',
+      before: null,
+      after: v1,
+    });
+    const { id: mid } = await engine.api.checkpointFile({
+      taskId: first,
+      path: 'f.ts',
+      before: v1,
+      after: v2,
+    });
+    const { id: kept } = await engine.api.checkpointFile({
+      taskId: second,
+      path: 'f.ts',
+      before: null,
+      after: v3,
+    });
+    const { id: other } = await engine.api.checkpointFile({
+      taskId: second,
+      path: 'g.ts',
+      before: null,
+      after: 'fine',
+    });
+    // v3 is a delta on v2, v2 a delta on v1; damage v1, which only the first task references.
+    const v1Body = (
+      await engine.db.get<{ id: number }>('SELECT after_body_id AS id FROM checkpoint_entries WHERE id = ?', [
+        old,
+      ])
+    )?.id;
+    await engine.db.run(`UPDATE checkpoint_body_data SET bytes = zeroblob(8) WHERE body_id = ?`, [v1Body]);
+    await expect(engine.cold().readCheckpoint(kept)).rejects.toMatchObject({ code: 'CorruptBody' });
+    const report = await engine.repo.removeTaskCheckpoints(first, { at: 1, reason: 'superseded' });
+    expect(report.entries).toBe(2);
+    // v1 and v2 stay: the damaged chain v3 hangs on is kept, not half-deleted.
+    expect(report.bodiesRemoved).toBe(0);
+    await expect(engine.cold().readCheckpoint(kept)).rejects.toMatchObject({ code: 'CorruptBody' });
+    expectBody((await engine.cold().readCheckpoint(other)).after, 'fine');
+    await expect(engine.api.readCheckpoint(mid)).rejects.toMatchObject({ code: 'CheckpointRemoved' });
+    expect(await engine.db.all('PRAGMA foreign_key_check')).toEqual([]);
+    await engine.close();
+  });
+
   it('keeps the entry rows and says when and why their bodies went', async () => {
     const engine = await nodeEngine();
     const taskId = await task(engine);

@@ -173,37 +173,62 @@ export function createBodyStore(rows: BodyRows, options: BodyStoreOptions = {}) 
     /**
      * Deletes every body no entry references. A referenced body whose delta base is among them is first
      * re-encoded against its nearest surviving ancestor (or stored whole, and then used as the base of its
-     * siblings), so every survivor stays readable and no chain gets deeper. Run in the caller's transaction.
+     * siblings), so every survivor stays readable and no chain gets deeper. A survivor that cannot be decoded
+     * (damaged before) keeps the bodies its chain needs instead of failing the cleanup. Run in the caller's
+     * transaction.
      */
     async collect(): Promise<CollectReport> {
-      const garbage = await rows.unreferenced();
-      if (garbage.length === 0)
+      const unreferenced = await rows.unreferenced();
+      if (unreferenced.length === 0) {
         return { bodiesRemoved: 0, storedBytesRemoved: 0, rawBytesRemoved: 0, bodiesRebased: 0 };
-      const garbageIds = new Set(garbage.map((body) => body.id));
-      const ids = [...garbageIds];
-      const orphans = (await rows.dependentsOutside(ids)).sort((a, b) => a.depth - b.depth || a.id - b.id);
-      const replacementByRoot = new Map<number, BodyMeta>();
-      let addedStored = 0;
+      }
+      const orphans = (await rows.dependentsOutside(unreferenced.map((body) => body.id))).sort(
+        (a, b) => a.depth - b.depth || a.id - b.id,
+      );
+      // Decode every orphan first. One that cannot be decoded was already unreadable (its chain is damaged):
+      // keep the chain it hangs on rather than block cleanup, so nothing readable is lost either way.
+      const chains = new Map<number, BodyMeta[]>();
+      const raws = new Map<number, Uint8Array>();
+      const kept = new Set<number>();
+      const unreferencedIds = new Set(unreferenced.map((body) => body.id));
       for (const orphan of orphans) {
         const chain = await rows.chain(orphan.id, READ_DEPTH_LIMIT + 2);
+        chains.set(orphan.id, chain);
+        try {
+          raws.set(orphan.id, await read(orphan.id, `body ${orphan.id} (being rebased before cleanup)`));
+        } catch (error) {
+          if (!(error instanceof BrainError) || (error.code !== 'CorruptBody' && error.code !== 'TooLarge'))
+            throw error;
+          for (const body of chain.slice(1)) if (unreferencedIds.has(body.id)) kept.add(body.id);
+        }
+      }
+      const garbage = unreferenced.filter((body) => !kept.has(body.id));
+      const garbageIds = new Set(garbage.map((body) => body.id));
+      const replacementByRoot = new Map<number, BodyMeta>();
+      let addedStored = 0;
+      let rebased = 0;
+      for (const orphan of orphans) {
+        const raw = raws.get(orphan.id);
+        const chain = chains.get(orphan.id) as BodyMeta[];
+        if (raw === undefined || !garbageIds.has(orphan.baseId as number)) continue;
         const ancestor = chain.slice(1).find((body) => !garbageIds.has(body.id));
         const root = (chain[chain.length - 1] as BodyMeta).id;
         const base = ancestor ?? replacementByRoot.get(root) ?? null;
-        const raw = await read(orphan.id, `body ${orphan.id} (being rebased before cleanup)`);
         const form = await encodeAgainst(raw, base);
         await rows.rewrite(orphan.id, form);
+        rebased++;
         addedStored += form.stored.length - orphan.storedSize;
         if (ancestor === undefined && form.depth === 0 && !replacementByRoot.has(root)) {
           replacementByRoot.set(root, { ...orphan, ...form, storedSize: form.stored.length });
         }
       }
-      await rows.remove(ids);
-      if (orphans.length > 0) await rows.refreshDepths(orphans.map((body) => body.id));
+      if (garbage.length > 0) await rows.remove([...garbageIds]);
+      if (rebased > 0) await rows.refreshDepths(orphans.map((body) => body.id));
       return {
         bodiesRemoved: garbage.length,
         storedBytesRemoved: garbage.reduce((sum, body) => sum + body.storedSize, 0) - addedStored,
         rawBytesRemoved: garbage.reduce((sum, body) => sum + body.rawSize, 0),
-        bodiesRebased: orphans.length,
+        bodiesRebased: rebased,
       };
     },
   };
