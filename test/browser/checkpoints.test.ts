@@ -88,7 +88,8 @@ describe('checkpoints on OPFS', () => {
       if (file[i] === stored[0] && stored.every((byte, k) => file[i + k] === byte)) at = i;
     }
     expect(at).toBeGreaterThan(0);
-    file[at + (stored.length >> 1)] ^= 0xff;
+    const middle = at + (stored.length >> 1);
+    file[middle] = (file[middle] as number) ^ 0xff;
     await brain.importDatabase(file);
     // A new worker: this one still holds the body it verified before, and would rightly return those bytes.
     await brain.close();
