@@ -1,5 +1,5 @@
 /**
- * Reads a picked file a few MiB at a time, so the page can show how far it is and stays responsive: one big
+ * Reads a picked file 1 MiB at a time, so the page can show how far it is and stays responsive: one big
  * `arrayBuffer()` gives no progress, and `file.stream()` was measured to block the page for ~100 ms at a time
  * on a 100 MB file (its chunk copies land on the main thread) where sliced reads did not. The pieces go into one
  * preallocated buffer: no second copy at the end.
@@ -7,7 +7,7 @@
 export async function readFileWithProgress(
   file: Blob,
   onProgress: (done: number, total: number) => void,
-  pieceBytes = 4 * 1024 * 1024,
+  pieceBytes = 1024 * 1024,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const total = file.size;
   const bytes = new Uint8Array(total);
@@ -26,13 +26,13 @@ export async function readFileWithProgress(
 const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * A Blob of `bytes`, built a few MiB at a time with the page free in between: `new Blob([100 MB])` copies all of
+ * A Blob of `bytes`, built 1 MiB at a time with the page free in between: `new Blob([100 MB])` copies all of
  * it in one go (a long task). A Blob part that is a Blob is referenced, not copied, so each step copies one piece.
  */
 export async function bytesToBlob(
   bytes: Uint8Array,
   onProgress: (done: number, total: number) => void,
-  pieceBytes = 4 * 1024 * 1024,
+  pieceBytes = 1024 * 1024,
 ): Promise<Blob> {
   let blob = new Blob([]);
   onProgress(0, bytes.byteLength);
