@@ -10,6 +10,7 @@ import { CACHE } from './lib/corpus.mjs';
 
 const sections = {
   checkpoints: () => import('./sections/checkpoints.mjs'),
+  history: () => import('./sections/history.mjs'),
 };
 
 function onlyArgument(args) {

@@ -4,8 +4,9 @@
  */
 import { openBrain } from '../../../src/lib/index';
 import { checkpointsBench } from './checkpoints';
+import { historyBench } from './history';
 
-const bench = { openBrain, checkpoints: checkpointsBench };
+const bench = { openBrain, checkpoints: checkpointsBench, history: historyBench };
 
 declare global {
   var bench: typeof import('./main').benchApi;
