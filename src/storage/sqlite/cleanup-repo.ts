@@ -35,24 +35,37 @@ export interface CheckpointCleanupPort {
   vanishedTaskIds(limit: number): Promise<TaskId[]>;
 }
 
-/** The checkpoint store in agent.db (checkpoints-repo.ts), as cleanup uses it. */
+/**
+ * The checkpoint store in agent.db as cleanup uses it: removal through the store (checkpoints-repo.ts), figures
+ * from the trigger-kept counters of migration 3 (a few hundred rows, never a scan of every entry).
+ */
 export function checkpointCleanup(db: SqlDriver): CheckpointCleanupPort {
   const repo = createCheckpointsRepo(db);
   return {
     removeTaskCheckpoints: (taskId, removal) => repo.removeTaskCheckpoints(taskId, removal),
     async totals() {
-      const t = await repo.totals();
-      return { entries: t.entries - t.removedEntries, storedBytes: t.storedBytes, rawBytes: t.rawBytes };
+      const row = await db.get<{ entries: number; stored: number; raw: number }>(
+        'SELECT live_entries AS entries, stored_bytes AS stored, raw_bytes AS raw FROM checkpoint_totals WHERE id = 1',
+      );
+      return { entries: row?.entries ?? 0, storedBytes: row?.stored ?? 0, rawBytes: row?.raw ?? 0 };
     },
     async byTask() {
-      const rows = await repo.bytesByTask();
+      const rows = await db.all<{ task_id: number; entries: number; stored: number; raw: number; exclusive: number }>(
+        `SELECT task_id, entries, stored_bytes AS stored, raw_bytes AS raw, exclusive_stored_bytes AS exclusive
+         FROM checkpoint_task_bytes WHERE entries > 0 OR bodies > 0`,
+      );
       return new Map(
-        rows
-          .filter((r) => r.entries > r.removedEntries)
-          .map((r) => [r.taskId, { entries: r.entries - r.removedEntries, storedBytes: r.storedBytes, rawBytes: r.rawBytes, exclusiveStoredBytes: r.exclusiveStoredBytes }]),
+        rows.map((r) => [asTaskId(r.task_id), { entries: r.entries, storedBytes: r.stored, rawBytes: r.raw, exclusiveStoredBytes: r.exclusive }]),
       );
     },
-    vanishedTaskIds: (limit) => repo.orphanTaskIds(limit),
+    async vanishedTaskIds(limit) {
+      const rows = await db.all<{ task_id: number }>(
+        `SELECT task_id FROM checkpoint_task_bytes c
+         WHERE c.entries > 0 AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = c.task_id) ORDER BY task_id LIMIT ?`,
+        [limit],
+      );
+      return rows.map((r) => asTaskId(r.task_id));
+    },
   };
 }
 
