@@ -77,7 +77,12 @@ export type DemoBrain = Pick<
   | 'searchHistory'
 > & {
   /** Optional: file edits are checkpointed when the engine has the checkpoint store. */
-  checkpointFile?(input: { taskId: TaskId; path: string; before: string | null; after: string | null }): Promise<{ id: CheckpointEntryId }>;
+  checkpointFile?(input: {
+    taskId: TaskId;
+    path: string;
+    before: string | null;
+    after: string | null;
+  }): Promise<{ id: CheckpointEntryId }>;
 };
 
 /** The project folder methods the default workspace uses. */
@@ -85,19 +90,27 @@ export interface ProjectBrain {
   projectInfo(): Promise<unknown>;
   openProject(source: { kind: 'demo'; reset?: boolean }): Promise<unknown>;
   readProjectFile(path: string): Promise<{ text: string; version: string }>;
-  writeProjectFile(path: string, content: string, options: { expectedVersion: string | null }): Promise<unknown>;
+  writeProjectFile(
+    path: string,
+    content: string,
+    options: { expectedVersion: string | null },
+  ): Promise<unknown>;
 }
 
 /**
  * Edits the brain's open project; when none is open it opens the demo project (`resetDemo`: with its original
  * files, for a fresh run). Writes are version-checked against the read before them.
  */
-export function projectWorkspace(brain: ProjectBrain, options: { readonly resetDemo?: boolean } = {}): AgentWorkspace {
+export function projectWorkspace(
+  brain: ProjectBrain,
+  options: { readonly resetDemo?: boolean } = {},
+): AgentWorkspace {
   const versions = new Map<string, string | null>();
   let opened = false;
   const ensureOpen = async () => {
     if (opened) return;
-    if ((await brain.projectInfo()) === null) await brain.openProject({ kind: 'demo', reset: options.resetDemo === true });
+    if ((await brain.projectInfo()) === null)
+      await brain.openProject({ kind: 'demo', reset: options.resetDemo === true });
     opened = true;
   };
   return {
@@ -181,7 +194,10 @@ export interface DemoAgent {
 
 const SUMMARY_KIND = 'session_checkpoint';
 
-export function createDemoAgent(brain: DemoBrain & Partial<ProjectBrain>, options: DemoAgentOptions = {}): DemoAgent {
+export function createDemoAgent(
+  brain: DemoBrain & Partial<ProjectBrain>,
+  options: DemoAgentOptions = {},
+): DemoAgent {
   const script = options.script ?? demoScript;
   const driver = options.driver ?? scriptedDriver(script);
   let workspace = options.workspace;
@@ -191,7 +207,9 @@ export function createDemoAgent(brain: DemoBrain & Partial<ProjectBrain>, option
     let sessionId = options.sessionId;
     let fresh = false;
     if (sessionId === undefined) {
-      const existing = (await brain.listSessions()).filter((s) => s.title === script.sessionTitle).sort((a, b) => b.id - a.id)[0];
+      const existing = (await brain.listSessions())
+        .filter((s) => s.title === script.sessionTitle)
+        .sort((a, b) => b.id - a.id)[0];
       fresh = existing === undefined;
       sessionId = existing?.id ?? (await brain.startSession({ title: script.sessionTitle })).id;
     }
@@ -221,13 +239,20 @@ export function createDemoAgent(brain: DemoBrain & Partial<ProjectBrain>, option
       paused = false;
       const { sessionId, taskId, fresh } = await findSession();
       if (!workspace) {
-        if (!brain.readProjectFile) throw new Error('The demo agent needs a workspace: pass options.workspace, or a brain with the project API.');
+        if (!brain.readProjectFile)
+          throw new Error(
+            'The demo agent needs a workspace: pass options.workspace, or a brain with the project API.',
+          );
         workspace = projectWorkspace(brain as ProjectBrain, { resetDemo: fresh });
       }
       const performed: AgentAction[] = [];
       for (;;) {
         const ctx = await context(sessionId, taskId);
-        const stop = paused ? 'paused' : options.maxActions !== undefined && performed.length >= options.maxActions ? 'max-actions' : null;
+        const stop = paused
+          ? 'paused'
+          : options.maxActions !== undefined && performed.length >= options.maxActions
+            ? 'max-actions'
+            : null;
         const action = stop ? null : await driver.next(ctx);
         if (stop || action === null) {
           return { sessionId, taskId, performed, stoppedBy: stop ?? 'finished', resume: ctx.resume };
@@ -242,7 +267,10 @@ export function createDemoAgent(brain: DemoBrain & Partial<ProjectBrain>, option
 }
 
 /** Runs the demo agent once (see createDemoAgent). */
-export function runDemoAgent(brain: DemoBrain & Partial<ProjectBrain>, options: DemoAgentOptions = {}): Promise<DemoRunResult> {
+export function runDemoAgent(
+  brain: DemoBrain & Partial<ProjectBrain>,
+  options: DemoAgentOptions = {},
+): Promise<DemoRunResult> {
   return createDemoAgent(brain, options).run();
 }
 
@@ -259,9 +287,15 @@ function stepId(ctx: AgentContext, n: number) {
 }
 
 /** Carries out one action; its event is recorded last, so an action cut short is simply done again. */
-async function perform(brain: DemoBrain, workspace: AgentWorkspace, ctx: AgentContext, action: AgentAction): Promise<void> {
+async function perform(
+  brain: DemoBrain,
+  workspace: AgentWorkspace,
+  ctx: AgentContext,
+  action: AgentAction,
+): Promise<void> {
   const { sessionId } = ctx;
-  const taskOf = (child?: string) => (child === undefined ? ctx.taskId : (ctx.tasks.find((t) => t.title === child)?.id ?? ctx.taskId));
+  const taskOf = (child?: string) =>
+    child === undefined ? ctx.taskId : (ctx.tasks.find((t) => t.title === child)?.id ?? ctx.taskId);
   switch (action.kind) {
     case 'instruct':
       await brain.recordInstruction({ sessionId, taskId: ctx.taskId, text: action.text });
@@ -273,30 +307,58 @@ async function perform(brain: DemoBrain, workspace: AgentWorkspace, ctx: AgentCo
       await brain.startPlanStep(stepId(ctx, action.n));
       return;
     case 'complete_step':
-      await brain.completePlanStep(stepId(ctx, action.n), action.note === undefined ? {} : { note: action.note });
+      await brain.completePlanStep(
+        stepId(ctx, action.n),
+        action.note === undefined ? {} : { note: action.note },
+      );
       return;
     case 'decide': {
-      const supersedes = action.supersedes === undefined ? {} : { supersedes: latestEvent(ctx.events, 'decision', action.supersedes) };
-      await brain.recordDecision({ sessionId, taskId: taskOf(action.child), text: action.text, ...(action.why ? { why: action.why } : {}), ...supersedes });
+      const supersedes =
+        action.supersedes === undefined
+          ? {}
+          : { supersedes: latestEvent(ctx.events, 'decision', action.supersedes) };
+      await brain.recordDecision({
+        sessionId,
+        taskId: taskOf(action.child),
+        text: action.text,
+        ...(action.why ? { why: action.why } : {}),
+        ...supersedes,
+      });
       return;
     }
     case 'edit':
       await edit(brain, workspace, ctx, action, taskOf(action.child));
       return;
     case 'validate':
-      await brain.recordValidation({ sessionId, taskId: taskOf(action.child), name: action.name, result: action.result, text: action.output });
+      await brain.recordValidation({
+        sessionId,
+        taskId: taskOf(action.child),
+        name: action.name,
+        result: action.result,
+        text: action.output,
+      });
       return;
     case 'block':
       await brain.raiseBlocker({ sessionId, taskId: taskOf(action.child), text: action.text });
       return;
     case 'unblock':
-      await brain.resolveBlocker({ sessionId, taskId: taskOf(action.child), blockerId: latestEvent(ctx.events, 'blocker', action.blocker), text: action.text });
+      await brain.resolveBlocker({
+        sessionId,
+        taskId: taskOf(action.child),
+        blockerId: latestEvent(ctx.events, 'blocker', action.blocker),
+        text: action.text,
+      });
       return;
     case 'ask':
       await brain.askQuestion({ sessionId, taskId: taskOf(action.child), text: action.text });
       return;
     case 'answer':
-      await brain.answerQuestion({ sessionId, taskId: ctx.taskId, questionId: latestEvent(ctx.events, 'question', action.question), text: action.text });
+      await brain.answerQuestion({
+        sessionId,
+        taskId: ctx.taskId,
+        questionId: latestEvent(ctx.events, 'question', action.question),
+        text: action.text,
+      });
       return;
     case 'spawn_child':
       await brain.startTask({ sessionId, title: action.title, parentTaskId: ctx.taskId, makeCurrent: false });
@@ -305,7 +367,11 @@ async function perform(brain: DemoBrain, workspace: AgentWorkspace, ctx: AgentCo
       await brain.setTaskState(taskOf(action.title), 'done');
       return;
     case 'progress':
-      await brain.appendProgress({ taskId: taskOf(action.child), text: action.text, ...(action.next ? { next: action.next } : {}) });
+      await brain.appendProgress({
+        taskId: taskOf(action.child),
+        text: action.text,
+        ...(action.next ? { next: action.next } : {}),
+      });
       return;
     case 'note':
       await brain.recordNote({ sessionId, taskId: taskOf(action.child), text: action.text });
@@ -313,8 +379,14 @@ async function perform(brain: DemoBrain, workspace: AgentWorkspace, ctx: AgentCo
     case 'recall': {
       const { hits } = await brain.searchHistory(action.query, { sessionId, limit: 3 });
       const top = hits[0];
-      const found = top ? `${top.title} — ${top.snippet.replace(/\s+/g, ' ')} (#${top.eventId ?? top.sourceId})` : 'nothing';
-      await brain.recordNote({ sessionId, taskId: ctx.taskId, text: `${recallNote(action.query, found)}; to ${action.why}.` });
+      const found = top
+        ? `${top.title} — ${top.snippet.replace(/\s+/g, ' ')} (#${top.eventId ?? top.sourceId})`
+        : 'nothing';
+      await brain.recordNote({
+        sessionId,
+        taskId: ctx.taskId,
+        text: `${recallNote(action.query, found)}; to ${action.why}.`,
+      });
       return;
     }
     case 'compress':
@@ -342,12 +414,17 @@ async function edit(
     after = current as string;
   } else {
     const next = applyEdit(current, action.edit);
-    if (next === null) throw new Error(`The demo agent cannot apply its edit to ${action.path}: the file is not as the script expects.`);
+    if (next === null)
+      throw new Error(
+        `The demo agent cannot apply its edit to ${action.path}: the file is not as the script expects.`,
+      );
     before = current;
     after = next;
     await workspace.write(action.path, after);
   }
-  const entry = brain.checkpointFile ? await brain.checkpointFile({ taskId, path: action.path, before, after }) : null;
+  const entry = brain.checkpointFile
+    ? await brain.checkpointFile({ taskId, path: action.path, before, after })
+    : null;
   await brain.recordFileChange({
     sessionId: ctx.sessionId,
     taskId,

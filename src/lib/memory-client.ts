@@ -4,7 +4,9 @@
  */
 import type { BrainApi, MemoryApi } from '../worker/protocol';
 
-export type Caller = <K extends keyof BrainApi>(name: K) => (...args: Parameters<BrainApi[K]>) => ReturnType<BrainApi[K]>;
+export type Caller = <K extends keyof BrainApi>(
+  name: K,
+) => (...args: Parameters<BrainApi[K]>) => ReturnType<BrainApi[K]>;
 
 export function memoryClient(call: Caller): MemoryApi {
   return {
@@ -37,7 +39,9 @@ export function memoryClient(call: Caller): MemoryApi {
 }
 
 /** Writes prose (e.g. with a model) from the structured checkpoint. */
-export type ProseWriter = (preview: Awaited<ReturnType<MemoryApi['activeCheckpoint']>>) => Promise<string> | string;
+export type ProseWriter = (
+  preview: Awaited<ReturnType<MemoryApi['activeCheckpoint']>>,
+) => Promise<string> | string;
 
 /**
  * The prose hook: previews the active checkpoint, lets `writer` (a playground's model) write prose on top of it,

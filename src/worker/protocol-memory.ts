@@ -3,12 +3,26 @@
  * search and skills. Plain data only (it crosses the worker). See /work/notes/api-memory.md for every method.
  */
 import type { ActiveCheckpoint, ContextBudget } from '../core/compression/model';
-import type { EventKind, FileChangeKind, NewEventInput, PlanStepId, SessionEvent, ValidationResult } from '../core/events/model';
+import type {
+  EventKind,
+  FileChangeKind,
+  NewEventInput,
+  PlanStepId,
+  SessionEvent,
+  ValidationResult,
+} from '../core/events/model';
 import type { CheckpointEntryId, EventId, SessionId, StepId, SummaryId, TaskId } from '../core/ids';
 import type { Plan, PlanStep, PlanStepInput } from '../core/plan/model';
 import type { Task } from '../core/model';
 
-export type { ActiveCheckpoint, ContextBudget, BudgetItem, CheckpointFile, CheckpointValidation, NextAction } from '../core/compression/model';
+export type {
+  ActiveCheckpoint,
+  ContextBudget,
+  BudgetItem,
+  CheckpointFile,
+  CheckpointValidation,
+  NextAction,
+} from '../core/compression/model';
 export type {
   EventKind,
   FileChangeKind,
@@ -89,9 +103,13 @@ export interface EventsApi {
     input: EventTarget & { readonly name: string; readonly result: ValidationResult; readonly text?: string },
   ): Promise<RecordedEvent>;
   raiseBlocker(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
-  resolveBlocker(input: EventTarget & { readonly blockerId: EventId; readonly text?: string }): Promise<RecordedEvent>;
+  resolveBlocker(
+    input: EventTarget & { readonly blockerId: EventId; readonly text?: string },
+  ): Promise<RecordedEvent>;
   askQuestion(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
-  answerQuestion(input: EventTarget & { readonly questionId: EventId; readonly text: string }): Promise<RecordedEvent>;
+  answerQuestion(
+    input: EventTarget & { readonly questionId: EventId; readonly text: string },
+  ): Promise<RecordedEvent>;
   recordNote(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
   listEvents(sessionId: SessionId, options?: ListEventsOptions): Promise<SessionEvent[]>;
   getEvent(id: EventId): Promise<SessionEvent>;
@@ -121,7 +139,11 @@ export interface PlanApi {
   createPlan(input: CreatePlanInput): Promise<PlanChange>;
   getPlan(taskId: TaskId): Promise<Plan | null>;
   /** Inserts steps after `afterStepId` (default: at the end). */
-  addPlanSteps(input: { readonly taskId: TaskId; readonly steps: readonly PlanStepInput[]; readonly afterStepId?: PlanStepId }): Promise<PlanChange>;
+  addPlanSteps(input: {
+    readonly taskId: TaskId;
+    readonly steps: readonly PlanStepInput[];
+    readonly afterStepId?: PlanStepId;
+  }): Promise<PlanChange>;
   startPlanStep(planStepId: PlanStepId, input?: { readonly note?: string }): Promise<PlanChange>;
   completePlanStep(planStepId: PlanStepId, input?: { readonly note?: string }): Promise<PlanChange>;
   skipPlanStep(planStepId: PlanStepId, input: { readonly reason: string }): Promise<PlanChange>;
@@ -203,7 +225,9 @@ export interface ResumePoint {
 
 export interface CompressionApi {
   /** The structured checkpoint as it stands (no writes): what compressContext would keep. */
-  activeCheckpoint(sessionId: SessionId): Promise<{ checkpoint: ActiveCheckpoint; budget: ContextBudget; markdown: string }>;
+  activeCheckpoint(
+    sessionId: SessionId,
+  ): Promise<{ checkpoint: ActiveCheckpoint; budget: ContextBudget; markdown: string }>;
   compressContext(sessionId: SessionId, options?: CompressOptions): Promise<CompressionResult>;
   resumePoint(sessionId: SessionId): Promise<ResumePoint>;
 }
@@ -237,7 +261,10 @@ export interface HistoryHit {
 }
 
 export interface HistoryApi {
-  searchHistory(query: string, options?: SearchHistoryOptions): Promise<{ hits: HistoryHit[]; matched: 'all' | 'any' | 'none' }>;
+  searchHistory(
+    query: string,
+    options?: SearchHistoryOptions,
+  ): Promise<{ hits: HistoryHit[]; matched: 'all' | 'any' | 'none' }>;
 }
 
 export interface SkillDraftResult {
@@ -249,7 +276,11 @@ export interface SkillDraftResult {
   /** The SKILL.md draft: front matter (name, description) and the instructions. */
   readonly text: string;
   readonly steps: readonly string[];
-  readonly validations: readonly { readonly name: string; readonly runs: number; readonly failedRuns: number }[];
+  readonly validations: readonly {
+    readonly name: string;
+    readonly runs: number;
+    readonly failedRuns: number;
+  }[];
   /** A skill of that name exists already (saving with expectedVersion null would be a Conflict); null with no folder. */
   readonly exists: boolean | null;
 }

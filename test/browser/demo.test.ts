@@ -26,7 +26,10 @@ async function openWithProject(dbName: string, project: string, seed: boolean): 
   open.push(brain);
   if (seed) {
     projects.push(project);
-    const files = Object.entries(demoProjectFiles).map(([path, text]) => ({ path, data: new TextEncoder().encode(text) }));
+    const files = Object.entries(demoProjectFiles).map(([path, text]) => ({
+      path,
+      data: new TextEncoder().encode(text),
+    }));
     await brain.importFolderFiles(files, { name: project });
   } else {
     await brain.openProject({ kind: 'opfs', name: project });
@@ -67,13 +70,16 @@ describe('the demo agent on OPFS', () => {
     expect(stepsDone.map((e) => e.planStepId)).toEqual(plan?.steps.map((s) => s.id));
     const runs = await brain.listEvents(sessionId, { kinds: ['validation'] });
     const scripted = all.flatMap((a) => (a.kind === 'validate' ? [`${a.name}:${a.result}:${a.output}`] : []));
-    expect(runs.map((r) => (r.kind === 'validation' ? `${r.name}:${r.result}:${r.text}` : ''))).toEqual(scripted);
+    expect(runs.map((r) => (r.kind === 'validation' ? `${r.name}:${r.result}:${r.text}` : ''))).toEqual(
+      scripted,
+    );
 
     // Every file change links a checkpoint entry whose diff opens; the files on disk are the script's result.
     const changes = await brain.listEvents(sessionId, { kinds: ['file_change'] });
     expect(changes.length).toBe(all.filter((a) => a.kind === 'edit').length);
     for (const change of changes) {
-      if (change.kind !== 'file_change' || change.checkpointEntryId === null) throw new Error(`no checkpoint for event ${change.id}`);
+      if (change.kind !== 'file_change' || change.checkpointEntryId === null)
+        throw new Error(`no checkpoint for event ${change.id}`);
       await expect(brain.diffCheckpoint(change.checkpointEntryId)).resolves.toBeTruthy();
     }
     expect((await brain.readProjectFile('src/paginate.ts')).text).toContain('encodeCursor(end) : null');
@@ -82,6 +88,8 @@ describe('the demo agent on OPFS', () => {
     const found = await brain.searchHistory('plain item indexes', { sessionId, kinds: ['decision'] });
     expect(found.hits[0]?.eventId).not.toBeNull();
     expect((await brain.getEvent(found.hits[0]!.eventId!)).compressedAt).not.toBeNull();
-    expect((await brain.readAgentFile('.agent/SESSION_SUMMARY.md')).text).toContain('All 8 plan steps are done.');
+    expect((await brain.readAgentFile('.agent/SESSION_SUMMARY.md')).text).toContain(
+      'All 8 plan steps are done.',
+    );
   }, 240_000);
 });

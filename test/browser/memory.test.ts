@@ -32,7 +32,11 @@ describe('memory on OPFS', () => {
     const { brain, dbName, project } = await brainWithProject();
     const { id: sessionId } = await brain.startSession({ title: 'CSV' });
     const { id: taskId } = await brain.startTask({ sessionId, title: 'Add CSV export' });
-    const { plan } = await brain.createPlan({ taskId, goal: 'Reports as CSV', steps: [{ what: 'Write the writer' }, { what: 'Wire the button' }] });
+    const { plan } = await brain.createPlan({
+      taskId,
+      goal: 'Reports as CSV',
+      steps: [{ what: 'Write the writer' }, { what: 'Wire the button' }],
+    });
     const [write, wire] = plan.steps.map((s) => s.id) as [never, never];
     await brain.recordInstruction({ sessionId, text: 'Add CSV export' });
     await brain.startPlanStep(write);
@@ -41,7 +45,12 @@ describe('memory on OPFS', () => {
     const before = 'export {};\n';
     const after = 'export const toCsv = (rows: string[][]) => rows.map((r) => r.join(",")).join("\\n");\n';
     const { id: entry } = await brain.checkpointFile({ taskId, path: 'src/csv.ts', before, after });
-    const change = await brain.recordFileChange({ sessionId, path: 'src/csv.ts', checkpointEntryId: entry, text: 'toCsv' });
+    const change = await brain.recordFileChange({
+      sessionId,
+      path: 'src/csv.ts',
+      checkpointEntryId: entry,
+      text: 'toCsv',
+    });
     expect(change.sessionFile).toBe('appended');
     await brain.recordValidation({ sessionId, name: 'npm test', result: 'failed', text: 'quotes' });
     await brain.recordValidation({ sessionId, name: 'npm test', result: 'passed' });
@@ -49,7 +58,10 @@ describe('memory on OPFS', () => {
     await brain.startPlanStep(wire);
     await brain.recordNote({ sessionId, text: 'looking at the button' });
 
-    expect(parsePlan(await text(brain, '.agent/plan/PLAN.md')).items.map((i) => i.status)).toEqual(['done', 'started']);
+    expect(parsePlan(await text(brain, '.agent/plan/PLAN.md')).items.map((i) => i.status)).toEqual([
+      'done',
+      'started',
+    ]);
     const compressed = await brain.compressContext(sessionId, { keepTail: 2 });
     expect(compressed.files.status).toBe('written');
     const history = parseAgentLog(await text(brain, '.agent/HISTORY.jsonl'));
@@ -88,7 +100,9 @@ describe('memory on OPFS', () => {
     await brain.recordNote({ sessionId, text: 'whole line' });
     const file = await brain.readAgentFile('.agent/SESSION.jsonl');
     // A crash in the middle of an append leaves half a line.
-    await brain.writeAgentFile('.agent/SESSION.jsonl', `${file.text}{"v":1,"ts":17000`, { expectedVersion: file.version });
+    await brain.writeAgentFile('.agent/SESSION.jsonl', `${file.text}{"v":1,"ts":17000`, {
+      expectedVersion: file.version,
+    });
     const resume = await brain.resumePoint(sessionId);
     expect(resume.folder).toMatchObject({ sessionLines: 1, tornLine: true, malformedLines: [] });
     await brain.recordNote({ sessionId, text: 'after the crash' });

@@ -19,12 +19,20 @@ async function setUp() {
   return { api, folder, sessionId, taskId };
 }
 
-async function someWork(api: Awaited<ReturnType<typeof setUp>>['api'], sessionId: Awaited<ReturnType<typeof setUp>>['sessionId']) {
+async function someWork(
+  api: Awaited<ReturnType<typeof setUp>>['api'],
+  sessionId: Awaited<ReturnType<typeof setUp>>['sessionId'],
+) {
   const old = await api.recordDecision({ sessionId, text: 'Hand-written CSV parser' });
   await api.recordInstruction({ sessionId, text: 'Add CSV export' });
   await api.recordNote({ sessionId, text: 'Looking at quoting rules' });
   await api.recordDecision({ sessionId, text: 'Use papaparse', supersedes: old.id });
-  await api.recordFileChange({ sessionId, path: 'src/csv.ts', change: 'created', checkpointEntryId: 11 as never });
+  await api.recordFileChange({
+    sessionId,
+    path: 'src/csv.ts',
+    change: 'created',
+    checkpointEntryId: 11 as never,
+  });
   await api.recordValidation({ sessionId, name: 'npm test', result: 'failed', text: 'quotes' });
   await api.recordFileChange({ sessionId, path: 'src/csv.ts', checkpointEntryId: 12 as never });
   await api.recordValidation({ sessionId, name: 'npm test', result: 'passed' });
@@ -40,14 +48,26 @@ describe('compressContext', () => {
     const all = await api.listEvents(sessionId);
     const result = await api.compressContext(sessionId, { keepTail: 2 });
 
-    expect(result.files).toEqual({ summary: true, session: true, history: true, plan: false, droppedFragments: 0, status: 'written' });
+    expect(result.files).toEqual({
+      summary: true,
+      session: true,
+      history: true,
+      plan: false,
+      droppedFragments: 0,
+      status: 'written',
+    });
     expect(result.movedToHistory).toBe(8);
     expect(idsIn(folder.texts.get(HISTORY))).toEqual(all.slice(0, 8).map((e) => e.id));
     expect(idsIn(folder.texts.get(SESSION))).toEqual(all.slice(8).map((e) => e.id));
     expect(folder.texts.get(SUMMARY)).toBe(result.markdown);
-    expect(parseSessionSummary(result.markdown).decisions).toEqual([expect.stringContaining('Use papaparse')]);
+    expect(parseSessionSummary(result.markdown).decisions).toEqual([
+      expect.stringContaining('Use papaparse'),
+    ]);
     expect(result.markdown).not.toContain('Hand-written');
-    expect((await api.listEvents(sessionId, { activeOnly: true })).map((e) => e.text)).toEqual(['tail a', 'tail b']);
+    expect((await api.listEvents(sessionId, { activeOnly: true })).map((e) => e.text)).toEqual([
+      'tail a',
+      'tail b',
+    ]);
     const summaries = await api.listSummaries(sessionId);
     expect(summaries.map((s) => [s.id, s.kind])).toEqual([[result.summaryId, 'session_checkpoint']]);
     expect(result.budget.before.events).toBe(10);
@@ -69,7 +89,11 @@ describe('compressContext', () => {
     expect(history).toHaveLength(11);
     expect(idsIn(folder.texts.get(SESSION))).toHaveLength(1);
     expect(second.checkpoint.decisions.map((d) => d.text)).toEqual(['Use papaparse']);
-    expect(second.checkpoint.files[0]).toMatchObject({ path: 'src/csv.ts', edits: 2, checkpointEntryIds: [11, 12] });
+    expect(second.checkpoint.files[0]).toMatchObject({
+      path: 'src/csv.ts',
+      edits: 2,
+      checkpointEntryIds: [11, 12],
+    });
   });
 
   it("keeps other sessions' lines and a person's junk in SESSION.jsonl, and drops only a torn fragment", async () => {
@@ -83,7 +107,12 @@ describe('compressContext', () => {
     folder.edit(SESSION, `${folder.texts.get(SESSION)}{"v":1,"ts":1,"kind":"note","id":99,"sess`);
 
     const resumed = await api.resumePoint(sessionId);
-    expect(resumed.folder).toEqual({ sessionLines: 2, tornLine: true, malformedLines: [3], missingFromFile: 0 });
+    expect(resumed.folder).toEqual({
+      sessionLines: 2,
+      tornLine: true,
+      malformedLines: [3],
+      missingFromFile: 0,
+    });
 
     await api.compressContext(sessionId, { keepTail: 1 });
     const lines = (folder.texts.get(SESSION) ?? '').split('\n');
@@ -182,14 +211,23 @@ describe('resumePoint', () => {
     const resume = await api.resumePoint(sessionId);
     expect(resume.task?.id).toBe(taskId);
     expect(resume.goal).toBe('Export reports as CSV');
-    expect(resume.firstUnfinishedAction).toMatchObject({ kind: 'continue_step', planStepId: b, planStepN: 2, failing: null });
+    expect(resume.firstUnfinishedAction).toMatchObject({
+      kind: 'continue_step',
+      planStepId: b,
+      planStepN: 2,
+      failing: null,
+    });
     expect(resume.validationsDone.map((v) => [v.name, v.planStepId])).toEqual([['npm test', b]]);
     expect(resume.filesChanged.map((f) => [f.path, f.checkpointEntryIds])).toEqual([
       ['test/csv.test.ts', []],
       ['src/csv.ts', [5, 6]],
     ]);
     expect(resume.load.tail).toHaveLength(2);
-    expect(resume.load.files).toEqual(['.agent/SESSION_SUMMARY.md', '.agent/plan/PLAN.md', '.agent/plan/PROGRESS.md']);
+    expect(resume.load.files).toEqual([
+      '.agent/SESSION_SUMMARY.md',
+      '.agent/plan/PLAN.md',
+      '.agent/plan/PROGRESS.md',
+    ]);
     expect(resume.load.summaryMarkdown).toContain('Continue step 2 of 3: Test quoting.');
     expect(resume.folder).toMatchObject({ tornLine: true, malformedLines: [], missingFromFile: 0 });
   });
@@ -198,7 +236,13 @@ describe('resumePoint', () => {
     const { api } = await memoryBrain();
     const { id: sessionId } = await api.startSession();
     const resume = await api.resumePoint(sessionId);
-    expect(resume).toMatchObject({ task: null, plan: null, folder: null, validationsDone: [], filesChanged: [] });
+    expect(resume).toMatchObject({
+      task: null,
+      plan: null,
+      folder: null,
+      validationsDone: [],
+      filesChanged: [],
+    });
     expect(resume.firstUnfinishedAction.kind).toBe('none');
     await expect(api.resumePoint(12345 as never)).rejects.toMatchObject({ code: 'NotFound' });
   });

@@ -5,8 +5,11 @@ import { renderSessionSummary } from '../../src/core/compression/render';
 import { parseSessionSummary } from '../../src/core/formats/session-summary';
 import { ids, log, plan, session, task } from './events-fixtures';
 
-const build = (events: ReturnType<typeof log>, p: ReturnType<typeof plan> | null = null, taskTitle = 'Add CSV export') =>
-  buildActiveCheckpoint({ sessionId: session, taskId: task, taskTitle, events, plan: p });
+const build = (
+  events: ReturnType<typeof log>,
+  p: ReturnType<typeof plan> | null = null,
+  taskTitle = 'Add CSV export',
+) => buildActiveCheckpoint({ sessionId: session, taskId: task, taskTitle, events, plan: p });
 
 describe('the active checkpoint extractor', () => {
   it('keeps decisions in force and drops superseded ones, following chains', () => {
@@ -65,25 +68,61 @@ describe('the active checkpoint extractor', () => {
       ['Write the CSV writer', 'started'],
       ['Wire the button', 'todo'],
     ]);
-    const failing = build(log(['started', 2], ['file', 'src/csv.ts'], ['test', 'npm test', 'failed', { step: 2, text: 'quote bug' }]), p);
+    const failing = build(
+      log(
+        ['started', 2],
+        ['file', 'src/csv.ts'],
+        ['test', 'npm test', 'failed', { step: 2, text: 'quote bug' }],
+      ),
+      p,
+    );
     expect(failing.nextAction).toMatchObject({ kind: 'continue_step', planStepN: 2, eventId: 3 });
-    expect(failing.nextAction.text).toBe('Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quote bug.');
+    expect(failing.nextAction.text).toBe(
+      'Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quote bug.',
+    );
 
     const fixed = build(
-      log(['started', 2], ['test', 'npm test', 'failed', { step: 2 }], ['test', 'npm test', 'passed', { step: 2 }]),
+      log(
+        ['started', 2],
+        ['test', 'npm test', 'failed', { step: 2 }],
+        ['test', 'npm test', 'passed', { step: 2 }],
+      ),
       p,
     );
     expect(fixed.nextAction).toMatchObject({ kind: 'continue_step', planStepN: 2, failing: null });
 
-    const next = build(log(), plan('Ship', [['A', 'done'], ['B', 'skipped'], ['C', 'todo'], ['D', 'todo']]));
-    expect(next.nextAction).toMatchObject({ kind: 'start_step', planStepN: 3, text: 'Start step 3 of 4: C.' });
+    const next = build(
+      log(),
+      plan('Ship', [
+        ['A', 'done'],
+        ['B', 'skipped'],
+        ['C', 'todo'],
+        ['D', 'todo'],
+      ]),
+    );
+    expect(next.nextAction).toMatchObject({
+      kind: 'start_step',
+      planStepN: 3,
+      text: 'Start step 3 of 4: C.',
+    });
 
-    const done = build(log(), plan('Ship', [['A', 'done'], ['B', 'done']]));
+    const done = build(
+      log(),
+      plan('Ship', [
+        ['A', 'done'],
+        ['B', 'done'],
+      ]),
+    );
     expect(done.nextAction).toMatchObject({ kind: 'done', text: 'All 2 plan steps are done.' });
   });
 
   it('never passes over a started step for a later todo one, even when steps finish out of order', () => {
-    const p = plan('Ship', [['A', 'done'], ['B', 'todo'], ['C', 'done'], ['D', 'started']]);
+    const p = plan('Ship', [
+      ['A', 'done'],
+      ['B', 'todo'],
+      ['C', 'done'],
+      ['D', 'started'],
+    ]);
     expect(build(log(), p).nextAction).toMatchObject({ kind: 'start_step', planStepN: 2 });
   });
 
@@ -92,7 +131,10 @@ describe('the active checkpoint extractor', () => {
       kind: 'follow_instruction',
       eventId: 1,
     });
-    expect(build(log(['instruction', 'Add a header row'], ['progress', 'Header added', 'add a footer'])).nextAction).toMatchObject({
+    expect(
+      build(log(['instruction', 'Add a header row'], ['progress', 'Header added', 'add a footer']))
+        .nextAction,
+    ).toMatchObject({
       kind: 'progress_next',
       text: 'Next, as last noted: add a footer',
     });
@@ -101,7 +143,12 @@ describe('the active checkpoint extractor', () => {
 
   it('keeps the latest instruction and distinct earlier ones, dropping repeats', () => {
     const cp = build(
-      log(['instruction', 'Use ISO dates'], ['instruction', 'Keep it  small'], ['instruction', 'use iso dates'], ['instruction', 'Ship today']),
+      log(
+        ['instruction', 'Use ISO dates'],
+        ['instruction', 'Keep it  small'],
+        ['instruction', 'use iso dates'],
+        ['instruction', 'Ship today'],
+      ),
     );
     expect(cp.latestInstruction).toMatchObject({ eventId: 4, text: 'Ship today' });
     expect(cp.earlierInstructions.map((i) => i.eventId)).toEqual(ids(3, 2));
@@ -124,13 +171,21 @@ describe('the active checkpoint extractor', () => {
   });
 
   it('keeps open questions and recent answers', () => {
-    const cp = build(log(['question', 'Export empty rows?'], ['question', 'Which delimiter?'], ['answer', 2, 'Semicolon']));
+    const cp = build(
+      log(['question', 'Export empty rows?'], ['question', 'Which delimiter?'], ['answer', 2, 'Semicolon']),
+    );
     expect(cp.openQuestions.map((q) => q.text)).toEqual(['Export empty rows?']);
     expect(cp.answers).toMatchObject([{ eventId: 3, question: 'Which delimiter?', text: 'Semicolon' }]);
   });
 
   it('is deterministic: the order events arrive in does not matter', () => {
-    const events = log(['instruction', 'Go'], ['decision', 'A'], ['decision', 'B', { supersedes: 2 }], ['blocker', 'x'], ['test', 't', 'failed']);
+    const events = log(
+      ['instruction', 'Go'],
+      ['decision', 'A'],
+      ['decision', 'B', { supersedes: 2 }],
+      ['blocker', 'x'],
+      ['test', 't', 'failed'],
+    );
     expect(build([...events].reverse())).toEqual(build(events));
   });
 
@@ -157,10 +212,18 @@ describe('planning a compression', () => {
   );
 
   it('moves all but the tail out of the context and says why each event was kept or dropped', () => {
-    const result = planCompression({ sessionId: session, taskId: task, events, plan: null, limits: { keepTail: 2 } });
+    const result = planCompression({
+      sessionId: session,
+      taskId: task,
+      events,
+      plan: null,
+      limits: { keepTail: 2 },
+    });
     expect(result.tail.map((e) => e.id)).toEqual(ids(10, 11));
     expect(result.compress.map((e) => e.id)).toEqual(ids(1, 2, 3, 4, 5, 6, 7, 8, 9));
-    const reasons = Object.fromEntries([...result.budget.kept, ...result.budget.dropped].map((i) => [i.eventId, i.reason]));
+    const reasons = Object.fromEntries(
+      [...result.budget.kept, ...result.budget.dropped].map((i) => [i.eventId, i.reason]),
+    );
     expect(reasons).toMatchObject({
       1: 'latest instruction',
       2: 'superseded by decision #4',
@@ -180,7 +243,13 @@ describe('planning a compression', () => {
 
   it('counts only active events and bounds the tail by characters too', () => {
     const partly = events.map((e) => (e.id <= 4 ? { ...e, compressedAt: 1 } : e));
-    const result = planCompression({ sessionId: session, taskId: task, events: partly, plan: null, limits: { keepTail: 100, maxTailChars: 300 } });
+    const result = planCompression({
+      sessionId: session,
+      taskId: task,
+      events: partly,
+      plan: null,
+      limits: { keepTail: 100, maxTailChars: 300 },
+    });
     expect(result.budget.before.events).toBe(7);
     expect(result.budget.after.tailChars).toBeLessThanOrEqual(300);
     expect(result.tail.length).toBeGreaterThan(0);
@@ -208,10 +277,15 @@ describe('SESSION_SUMMARY.md', () => {
       ),
       p,
     );
-    const md = renderSessionSummary(cp, { taskTitle: 'CSV export', compressedAt: Date.UTC(2026, 10, 30, 21, 40) });
+    const md = renderSessionSummary(cp, {
+      taskTitle: 'CSV export',
+      compressedAt: Date.UTC(2026, 10, 30, 21, 40),
+    });
     expect(md).toContain('_session 1 · task #1 · compressed 2026-11-30 21:40 UTC · up to event #6_');
     expect(md.indexOf('## Next action')).toBeLessThan(md.indexOf('## Decisions in force'));
-    expect(md).toContain('**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**');
+    expect(md).toContain(
+      '**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**',
+    );
     expect(md).toContain('- Use papaparse — why: it handles quoting (#3; replaces #2)');
     expect(md).not.toContain('Hand-written parser');
     expect(md).toContain('- `src/csv.ts` created, 1 edit (#4; checkpoint #5) — writer | first cut');
@@ -232,7 +306,8 @@ describe('SESSION_SUMMARY.md', () => {
       changedFiles: ['`src/csv.ts` created, 1 edit (#4; checkpoint #5) — writer | first cut'],
       validation: ['❌ `npm test` failed: quotes not escaped (#5, step 2)'],
       blocker: null,
-      nextAction: '**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**',
+      nextAction:
+        '**Continue step 2 of 3: Write the CSV writer — the last run of npm test failed: quotes not escaped.**',
       openQuestions: ['Include hidden columns? (#6)'],
     });
     expect(parsed.otherSections.map((s) => s.title)).toEqual(['Plan — 1 of 3 done']);
@@ -242,14 +317,18 @@ describe('SESSION_SUMMARY.md', () => {
   it('adds prose on top when given, marked stale when events came after it', () => {
     const cp = build(log(['instruction', 'Go']));
     expect(renderSessionSummary(cp, { prose: 'We are early.' })).toContain('## Notes\n\nWe are early.');
-    expect(renderSessionSummary(cp, { prose: 'Old words', proseStale: true })).toContain('## Notes (written before the latest events)');
+    expect(renderSessionSummary(cp, { prose: 'Old words', proseStale: true })).toContain(
+      '## Notes (written before the latest events)',
+    );
     expect(renderSessionSummary(cp)).not.toContain('## Notes');
   });
 });
 
 describe('SESSION_SUMMARY.md on a long session', () => {
   it('shows the newest items of long lists and says how many older ones there are', () => {
-    const many = log(...Array.from({ length: 70 }, (_, i) => ['decision', `Decision ${i + 1}`] as ['decision', string]));
+    const many = log(
+      ...Array.from({ length: 70 }, (_, i) => ['decision', `Decision ${i + 1}`] as ['decision', string]),
+    );
     const md = renderSessionSummary(build(many));
     expect(md).toContain('- Decision 70 (#70)');
     expect(md).toContain('- Decision 21 (#21)');

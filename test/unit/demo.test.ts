@@ -54,14 +54,20 @@ async function story(api: Api, sessionId: Parameters<Api['listEvents']>[0]) {
   });
 }
 
-async function expectFinished(api: Api, sessionId: Parameters<Api['listEvents']>[0], taskId: Parameters<Api['getPlan']>[0]) {
+async function expectFinished(
+  api: Api,
+  sessionId: Parameters<Api['listEvents']>[0],
+  taskId: Parameters<Api['getPlan']>[0],
+) {
   const plan = await api.getPlan(taskId);
   expect(plan?.steps.map((s) => s.state)).toEqual(Array(8).fill('done'));
   const done = await api.listEvents(sessionId, { kinds: ['plan_step_done'] });
   expect(done.map((e) => e.planStepId)).toEqual(plan?.steps.map((s) => s.id));
   const runs = await api.listEvents(sessionId, { kinds: ['validation'] });
   const scripted = all.filter((a): a is Extract<AgentAction, { kind: 'validate' }> => a.kind === 'validate');
-  expect(runs.map((r) => (r.kind === 'validation' ? [r.name, r.result, r.text] : []))).toEqual(scripted.map((a) => [a.name, a.result, a.output]));
+  expect(runs.map((r) => (r.kind === 'validation' ? [r.name, r.result, r.text] : []))).toEqual(
+    scripted.map((a) => [a.name, a.result, a.output]),
+  );
   expect((await api.getTask(taskId)).state).toBe('done');
 }
 
@@ -73,7 +79,9 @@ describe('the demo script', () => {
     expect(all.some((a) => a.kind === 'spawn_child')).toBe(true);
     expect(all.some((a) => a.kind === 'decide' && a.supersedes !== undefined)).toBe(true);
     expect(all.some((a) => a.kind === 'block')).toBe(true);
-    const npm = all.filter((a) => a.kind === 'validate' && a.name === 'npm test').map((a) => (a.kind === 'validate' ? a.result : ''));
+    const npm = all
+      .filter((a) => a.kind === 'validate' && a.name === 'npm test')
+      .map((a) => (a.kind === 'validate' ? a.result : ''));
     expect(npm).toEqual(['failed', 'passed', 'failed', 'passed']);
     expect(all.filter((a) => a.kind === 'compress')).toHaveLength(3);
   });
@@ -88,7 +96,10 @@ describe('the demo agent', () => {
   it('runs the whole task through the API, against the demo project files', async () => {
     const { api, folder, ws } = await setUp();
     const seen: string[] = [];
-    const result = await createDemoAgent(api, { workspace: ws, onAction: (r) => seen.push(r.action.kind) }).run();
+    const result = await createDemoAgent(api, {
+      workspace: ws,
+      onAction: (r) => seen.push(r.action.kind),
+    }).run();
     expect(result.stoppedBy).toBe('finished');
     expect(result.performed).toHaveLength(all.length);
     expect(seen).toEqual(all.map((a) => a.kind));
@@ -109,10 +120,14 @@ describe('the demo agent', () => {
       [demoScript.taskTitle, 'done', null],
       ['Child agent: survey cursor conventions', 'done', result.taskId],
     ]);
-    const summaries = (await api.listSummaries(result.sessionId)).filter((s) => s.kind === 'session_checkpoint');
+    const summaries = (await api.listSummaries(result.sessionId)).filter(
+      (s) => s.kind === 'session_checkpoint',
+    );
     expect(summaries).toHaveLength(3);
     const recall = (await api.listEvents(result.sessionId, { kinds: ['note'] })).at(-1);
-    expect(recall?.text).toMatch(/^Looked up "decision loop bound" in the history: Decision — \[Decision\]: Change the \[loop\] \[bound\] from <= to < .*\(#\d+\)/);
+    expect(recall?.text).toMatch(
+      /^Looked up "decision loop bound" in the history: Decision — \[Decision\]: Change the \[loop\] \[bound\] from <= to < .*\(#\d+\)/,
+    );
     expect(folder.texts.get('.agent/SESSION_SUMMARY.md')).toContain('All 8 plan steps are done.');
 
     const again = await createDemoAgent(api, { workspace: ws }).run();
@@ -122,7 +137,10 @@ describe('the demo agent', () => {
   it('after two compressions, finds the early superseded decision and a compressed-away file change in the history', async () => {
     const { api, ws } = await setUp();
     const result = await createDemoAgent(api, { workspace: ws }).run();
-    const decision = await api.searchHistory('plain item indexes', { sessionId: result.sessionId, kinds: ['decision'] });
+    const decision = await api.searchHistory('plain item indexes', {
+      sessionId: result.sessionId,
+      kinds: ['decision'],
+    });
     expect(decision.hits[0]).toMatchObject({ kind: 'decision', title: 'Decision' });
     const event = await api.getEvent(decision.hits[0]!.eventId!);
     expect(event.compressedAt).not.toBeNull();
@@ -130,14 +148,20 @@ describe('the demo agent', () => {
       (e) => e.kind === 'decision' && e.supersedes === event.id,
     );
     expect(superseding?.text).toBe('Cursors are opaque base64 strings');
-    const file = await api.searchHistory('loop before start', { sessionId: result.sessionId, kinds: ['file_change'] });
+    const file = await api.searchHistory('loop before start', {
+      sessionId: result.sessionId,
+      kinds: ['file_change'],
+    });
     expect(file.hits[0]).toMatchObject({ path: 'src/paginate.ts' });
     expect((await api.getEvent(file.hits[0]!.eventId!)).compressedAt).not.toBeNull();
   });
 
   it('pauses between actions and goes on from there', async () => {
     const { api, ws } = await setUp();
-    const agent = createDemoAgent(api, { workspace: ws, onAction: (r) => r.performed === 5 && agent.pause() });
+    const agent = createDemoAgent(api, {
+      workspace: ws,
+      onAction: (r) => r.performed === 5 && agent.pause(),
+    });
     const first = await agent.run();
     expect(first).toMatchObject({ stoppedBy: 'paused' });
     expect(first.performed).toHaveLength(5);
@@ -151,7 +175,9 @@ describe('the demo agent', () => {
     const whole = await createDemoAgent(reference.api, { workspace: reference.ws }).run();
     const expected = await story(reference.api, whole.sessionId);
 
-    const killPoints = [1, 2, 3, 5, 9, 14, 17, 18, 22, 23, 25, 27, 30, 33, 36, 38, 41, 42, 45, 46, 49, 53, 57, 59, 60];
+    const killPoints = [
+      1, 2, 3, 5, 9, 14, 17, 18, 22, 23, 25, 27, 30, 33, 36, 38, 41, 42, 45, 46, 49, 53, 57, 59, 60,
+    ];
     for (const k of killPoints) {
       const { api, ws } = await setUp();
       const first = await createDemoAgent(api, { workspace: ws, maxActions: k }).run();
@@ -176,7 +202,9 @@ describe('the demo agent', () => {
     await expect(createDemoAgent(api, { workspace: ws }).run()).rejects.toThrow('killed');
     const result = await createDemoAgent(api, { workspace: ws }).run();
     const changes = await api.listEvents(result.sessionId, { kinds: ['file_change'] });
-    expect(changes.filter((e) => e.kind === 'file_change' && e.path === 'src/cursor.ts')).toMatchObject([{ change: 'created' }]);
+    expect(changes.filter((e) => e.kind === 'file_change' && e.path === 'src/cursor.ts')).toMatchObject([
+      { change: 'created' },
+    ]);
     await expectFinished(api, result.sessionId, result.taskId);
   });
 });

@@ -12,8 +12,18 @@ async function setUp() {
 describe('searchHistory', () => {
   it('finds a superseded decision and a compressed-away file change, linked to session, task and checkpoint', async () => {
     const { api, sessionId, taskId } = await setUp();
-    const early = await api.recordDecision({ sessionId, text: 'Parse CSV with a hand-written state machine', why: 'no dependency' });
-    const change = await api.recordFileChange({ sessionId, path: 'src/csv/parser.ts', change: 'created', checkpointEntryId: 31 as never, text: 'state machine' });
+    const early = await api.recordDecision({
+      sessionId,
+      text: 'Parse CSV with a hand-written state machine',
+      why: 'no dependency',
+    });
+    const change = await api.recordFileChange({
+      sessionId,
+      path: 'src/csv/parser.ts',
+      change: 'created',
+      checkpointEntryId: 31 as never,
+      text: 'state machine',
+    });
     await api.recordDecision({ sessionId, text: 'Use papaparse instead', supersedes: early.id });
     await api.recordNote({ sessionId, text: 'unrelated chatter' });
     await api.compressContext(sessionId, { keepTail: 1 });
@@ -22,21 +32,37 @@ describe('searchHistory', () => {
 
     const decision = await api.searchHistory('hand-written state machine');
     expect(decision.matched).toBe('all');
-    expect(decision.hits[0]).toMatchObject({ source: 'event', eventId: early.id, sessionId, taskId, kind: 'decision' });
+    expect(decision.hits[0]).toMatchObject({
+      source: 'event',
+      eventId: early.id,
+      sessionId,
+      taskId,
+      kind: 'decision',
+    });
     expect(decision.hits[0]?.snippet).toContain('[state] [machine]');
 
     const file = await api.searchHistory('parser.ts', { kinds: ['file_change'] });
     expect(file.hits).toHaveLength(1);
-    expect(file.hits[0]).toMatchObject({ eventId: change.id, path: 'src/csv/parser.ts', checkpointEntryId: 31, title: 'File change src/csv/parser.ts' });
+    expect(file.hits[0]).toMatchObject({
+      eventId: change.id,
+      path: 'src/csv/parser.ts',
+      checkpointEntryId: 31,
+      title: 'File change src/csv/parser.ts',
+    });
   });
 
   it('ranks the better match first and falls back to any word when no event has them all', async () => {
     const { api, sessionId } = await setUp();
     await api.recordNote({ sessionId, text: 'quote handling in the exporter' });
-    const best = await api.recordNote({ sessionId, text: 'quote quote quote: embedded quote characters break rows' });
+    const best = await api.recordNote({
+      sessionId,
+      text: 'quote quote quote: embedded quote characters break rows',
+    });
     const ranked = await api.searchHistory('quote');
     expect(ranked.hits[0]?.eventId).toBe(best.id);
-    expect(ranked.hits.map((h) => h.score)).toEqual([...ranked.hits.map((h) => h.score)].sort((a, b) => a - b));
+    expect(ranked.hits.map((h) => h.score)).toEqual(
+      [...ranked.hits.map((h) => h.score)].sort((a, b) => a - b),
+    );
     const fallback = await api.searchHistory('exporter nonexistentword');
     expect(fallback.matched).toBe('any');
     expect(fallback.hits).toHaveLength(1);
@@ -54,13 +80,30 @@ describe('searchHistory', () => {
 
   it('searches summaries and step results once compressed, but not its own checkpoint summaries', async () => {
     const { api, sessionId, taskId } = await setUp();
-    const { id: stepId } = await api.recordStep({ taskId, tool: 'run_tests', params: { cmd: 'npm test' }, result: { failing: 'serialiseRow drops trailing delimiter' }, status: 'error' });
-    await api.recordSummary({ sessionId, taskId, kind: 'task', content: 'The exporter now writes a BOM for Excel.' });
+    const { id: stepId } = await api.recordStep({
+      taskId,
+      tool: 'run_tests',
+      params: { cmd: 'npm test' },
+      result: { failing: 'serialiseRow drops trailing delimiter' },
+      status: 'error',
+    });
+    await api.recordSummary({
+      sessionId,
+      taskId,
+      kind: 'task',
+      content: 'The exporter now writes a BOM for Excel.',
+    });
     expect((await api.searchHistory('trailing delimiter')).hits).toHaveLength(0);
     await api.recordInstruction({ sessionId, text: 'Make Excel happy' });
     await api.compressContext(sessionId);
     const step = await api.searchHistory('trailing delimiter');
-    expect(step.hits[0]).toMatchObject({ source: 'step', stepId, taskId, sessionId, title: 'Step 1: run_tests (error)' });
+    expect(step.hits[0]).toMatchObject({
+      source: 'step',
+      stepId,
+      taskId,
+      sessionId,
+      title: 'Step 1: run_tests (error)',
+    });
     const summary = await api.searchHistory('BOM Excel');
     expect(summary.hits.map((h) => h.source)).toEqual(['summary']);
     expect((await api.searchHistory('Make Excel happy')).hits.map((h) => h.source)).toEqual(['event']);
@@ -70,7 +113,11 @@ describe('searchHistory', () => {
     const { api, sessionId } = await setUp();
     const other = await api.startSession({ title: 'noise' });
     await api.recordNote({ sessionId, text: 'needle in the first session' });
-    const noise: NewEventInput[] = Array.from({ length: 2500 }, (_, i) => ({ sessionId: other.id, kind: 'note', text: `needle noise ${i}` }));
+    const noise: NewEventInput[] = Array.from({ length: 2500 }, (_, i) => ({
+      sessionId: other.id,
+      kind: 'note',
+      text: `needle noise ${i}`,
+    }));
     await api.recordEvents(noise);
     const all = await api.searchHistory('needle', { limit: 5 });
     expect(all.hits.every((h) => h.sessionId === other.id)).toBe(true);
@@ -106,7 +153,12 @@ describe('recordEvents', () => {
         { sessionId, kind: 'validation', name: 'tsc', result: 'maybe' as never },
       ]),
     ).rejects.toMatchObject({ code: 'InvalidArgument', message: expect.stringContaining('Event 1') });
-    await expect(api.recordEvents([{ sessionId, kind: 'note', text: 'fine' }, { sessionId: 999 as never, kind: 'note', text: 'x' }])).rejects.toMatchObject({
+    await expect(
+      api.recordEvents([
+        { sessionId, kind: 'note', text: 'fine' },
+        { sessionId: 999 as never, kind: 'note', text: 'x' },
+      ]),
+    ).rejects.toMatchObject({
       code: 'NotFound',
     });
     expect(await api.listEvents(sessionId)).toHaveLength(2);

@@ -48,7 +48,9 @@ describe('plan mode', () => {
     expect(parseProgress(folder.texts.get(PROGRESS) ?? '').entries.map((e) => e.text)).toEqual([
       'Plan created: Export reports as CSV (3 steps)',
     ]);
-    await expect(api.createPlan({ taskId, goal: 'again', steps: [] })).rejects.toMatchObject({ code: 'Conflict' });
+    await expect(api.createPlan({ taskId, goal: 'again', steps: [] })).rejects.toMatchObject({
+      code: 'Conflict',
+    });
   });
 
   it('marks steps started and done once, recording each move as an event and in the files', async () => {
@@ -65,7 +67,11 @@ describe('plan mode', () => {
       ['plan_step_done', a, 'rows come from query()'],
       ['plan_step_started', b, 'Write the CSV writer'],
     ]);
-    expect(parsePlan(folder.texts.get(PLAN) ?? '').items.map((i) => i.status)).toEqual(['done', 'started', 'todo']);
+    expect(parsePlan(folder.texts.get(PLAN) ?? '').items.map((i) => i.status)).toEqual([
+      'done',
+      'started',
+      'todo',
+    ]);
     const progress = parseProgress(folder.texts.get(PROGRESS) ?? '').entries;
     expect(progress.slice(1).map((e) => [e.kind, e.itemId, e.text])).toEqual([
       ['started', `s${a}`, 'Read the report code'],
@@ -97,7 +103,11 @@ describe('plan mode', () => {
 
   it('inserts steps after a given step and appends them to PLAN.md', async () => {
     const { api, folder, taskId, a } = await setUp();
-    const change = await api.addPlanSteps({ taskId, afterStepId: a, steps: [{ what: 'Ask about delimiters', why: 'Excel' }] });
+    const change = await api.addPlanSteps({
+      taskId,
+      afterStepId: a,
+      steps: [{ what: 'Ask about delimiters', why: 'Excel' }],
+    });
     expect(change.plan.steps.map((s) => [s.n, s.what])).toEqual([
       [1, 'Read the report code'],
       [2, 'Ask about delimiters'],
@@ -117,14 +127,20 @@ describe('plan mode', () => {
     expect(event?.text).toBe('Skipped step 3: the button exists already');
     await expect(api.completePlanStep(c)).rejects.toMatchObject({ code: 'Conflict' });
     await expect(api.startPlanStep(999 as never)).rejects.toMatchObject({ code: 'NotFound' });
-    await expect(api.createPlan({ taskId: (await api.startTask({ sessionId, title: 't' })).id, goal: ' ', steps: [] })).rejects.toMatchObject({
+    await expect(
+      api.createPlan({ taskId: (await api.startTask({ sessionId, title: 't' })).id, goal: ' ', steps: [] }),
+    ).rejects.toMatchObject({
       code: 'InvalidArgument',
     });
   });
 
   it('appends progress with what comes next', async () => {
     const { api, folder, taskId } = await setUp();
-    const recorded = await api.appendProgress({ taskId, text: 'Writer handles quotes', next: 'wire the button' });
+    const recorded = await api.appendProgress({
+      taskId,
+      text: 'Writer handles quotes',
+      next: 'wire the button',
+    });
     expect(recorded.event).toMatchObject({ kind: 'progress', next: 'wire the button' });
     expect(recorded.planFile).toBe('written');
     const entries = parseProgress(folder.texts.get(PROGRESS) ?? '').entries;
@@ -158,14 +174,17 @@ describe('PLAN.md sync', () => {
 describe('a new plan where PLAN.md holds another one', () => {
   it('archives the earlier plan beside it and starts PLAN.md afresh', async () => {
     const folder = fakeMemoryFiles();
-    const earlier = '---\nversion: 1\n---\n\n# Plan: Old work\n\n## Steps\n\n- [x] Reproduce {#reproduce}\n- [ ] Fix {#fix}\n';
+    const earlier =
+      '---\nversion: 1\n---\n\n# Plan: Old work\n\n## Steps\n\n- [x] Reproduce {#reproduce}\n- [ ] Fix {#fix}\n';
     folder.edit(PLAN, earlier);
     const { api } = await memoryBrain({ memoryFiles: folder.provider });
     const { id: sessionId } = await api.startSession();
     const { id: taskId } = await api.startTask({ sessionId, title: 'New work' });
     const created = await api.createPlan({ taskId, goal: 'g', steps: [{ what: 'one' }] });
     expect(created.planFile).toBe('written');
-    const archived = [...folder.texts.entries()].filter(([path]) => path.startsWith('.agent/plan/archive/PLAN-'));
+    const archived = [...folder.texts.entries()].filter(([path]) =>
+      path.startsWith('.agent/plan/archive/PLAN-'),
+    );
     expect(archived.map(([, text]) => text)).toEqual([earlier]);
     expect(parsePlan(folder.texts.get(PLAN) ?? '').items.map((i) => i.text)).toEqual(['one']);
   });

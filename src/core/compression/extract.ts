@@ -3,12 +3,7 @@
  * checkpoint, plus a verdict for every event — why it stays in the context or why it is dropped. Same input,
  * same output: events are processed in id order and nothing reads the clock.
  */
-import type {
-  DecisionEvent,
-  FileChangeEvent,
-  SessionEvent,
-  ValidationEvent,
-} from '../events/model';
+import type { DecisionEvent, FileChangeEvent, SessionEvent, ValidationEvent } from '../events/model';
 import type { EventId, SessionId, TaskId } from '../ids';
 import { firstUnfinishedStep, type Plan } from '../plan/model';
 import {
@@ -79,7 +74,8 @@ function extractDecisions(events: readonly SessionEvent[], verdicts: Verdicts): 
   const decisions = events.filter((e): e is DecisionEvent => e.kind === 'decision');
   const byId = new Map(decisions.map((d) => [d.id, d]));
   const supersededBy = new Map<EventId, EventId>();
-  for (const d of decisions) if (d.supersedes !== null && !supersededBy.has(d.supersedes)) supersededBy.set(d.supersedes, d.id);
+  for (const d of decisions)
+    if (d.supersedes !== null && !supersededBy.has(d.supersedes)) supersededBy.set(d.supersedes, d.id);
   const inForce: CheckpointDecision[] = [];
   for (const d of decisions) {
     const by = supersededBy.get(d.id);
@@ -88,7 +84,8 @@ function extractDecisions(events: readonly SessionEvent[], verdicts: Verdicts): 
       continue;
     }
     const replaces: EventId[] = [];
-    for (let at = d.supersedes; at !== null && !replaces.includes(at); at = byId.get(at)?.supersedes ?? null) replaces.unshift(at);
+    for (let at = d.supersedes; at !== null && !replaces.includes(at); at = byId.get(at)?.supersedes ?? null)
+      replaces.unshift(at);
     inForce.push({ ...textOf(d), why: d.why, replaces });
     keep(verdicts, d.id, 'decision in force');
   }
@@ -97,7 +94,8 @@ function extractDecisions(events: readonly SessionEvent[], verdicts: Verdicts): 
 
 function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): CheckpointFile[] {
   const byPath = new Map<string, FileChangeEvent[]>();
-  for (const e of events) if (e.kind === 'file_change') byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  for (const e of events)
+    if (e.kind === 'file_change') byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
   const files: CheckpointFile[] = [];
   for (const [path, changes] of byPath) {
     const last = changes[changes.length - 1] as FileChangeEvent;
@@ -107,7 +105,8 @@ function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): Chec
       else drop(verdicts, c.id, `earlier edit of ${path} (counted; its checkpoint stays linked)`);
     }
     // Created and then edited is still new in this session; created and then deleted is just deleted.
-    const change = last.change === 'deleted' ? 'deleted' : first.change === 'created' ? 'created' : last.change;
+    const change =
+      last.change === 'deleted' ? 'deleted' : first.change === 'created' ? 'created' : last.change;
     files.push({
       path,
       change,
@@ -124,10 +123,16 @@ function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): Chec
  * Validations: the latest run of each check (by name) in the session, and the latest run per check of each plan
  * step still unfinished. Earlier runs are dropped; their count stays (`runs`, `failedRuns`).
  */
-function extractValidations(events: readonly SessionEvent[], plan: Plan | null, verdicts: Verdicts): CheckpointValidation[] {
+function extractValidations(
+  events: readonly SessionEvent[],
+  plan: Plan | null,
+  verdicts: Verdicts,
+): CheckpointValidation[] {
   const lastFileChange = events.reduce((max, e) => (e.kind === 'file_change' && e.id > max ? e.id : max), 0);
   const runs = events.filter((e): e is ValidationEvent => e.kind === 'validation');
-  const unfinished = new Set(plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? []);
+  const unfinished = new Set(
+    plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? [],
+  );
   const groupKey = (v: ValidationEvent) => `${v.planStepId ?? ''}\u0000${v.name}`;
   const stats = new Map<string, { runs: number; failed: number }>();
   for (const v of runs) {
@@ -231,8 +236,18 @@ export function extractCheckpoint(input: ExtractInput): Extraction {
   const lastProgress = extractRest(events, verdicts);
   const plan = input.plan;
   const blocker = openBlockers[openBlockers.length - 1] ?? null;
-  const nextAction = chooseNextAction({ plan, blocker, validations, latestInstruction: latest, lastProgress });
-  const goal = plan?.goal || input.taskTitle || events.find((e) => e.kind === 'instruction')?.text || 'No goal recorded yet.';
+  const nextAction = chooseNextAction({
+    plan,
+    blocker,
+    validations,
+    latestInstruction: latest,
+    lastProgress,
+  });
+  const goal =
+    plan?.goal ||
+    input.taskTitle ||
+    events.find((e) => e.kind === 'instruction')?.text ||
+    'No goal recorded yet.';
   const checkpoint: ActiveCheckpoint = {
     version: CHECKPOINT_VERSION,
     sessionId: input.sessionId,

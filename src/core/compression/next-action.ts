@@ -39,8 +39,15 @@ export function chooseNextAction(input: NextActionInput): NextAction {
   const total = plan?.steps.length ?? 0;
   const where = step ? { planStepId: step.id, planStepN: step.n } : {};
   if (blocker) {
-    const then = step ? ` Then ${step.state === 'started' ? 'continue' : 'start'} step ${step.n} of ${total}: ${step.what}.` : '';
-    return action({ kind: 'resolve_blocker', text: `Resolve the blocker: ${blocker.text}.${then}`, eventId: blocker.eventId, ...where });
+    const then = step
+      ? ` Then ${step.state === 'started' ? 'continue' : 'start'} step ${step.n} of ${total}: ${step.what}.`
+      : '';
+    return action({
+      kind: 'resolve_blocker',
+      text: `Resolve the blocker: ${blocker.text}.${then}`,
+      eventId: blocker.eventId,
+      ...where,
+    });
   }
   if (step) {
     const failing = latestFailing(validations.filter((run) => run.planStepId === step.id));
@@ -62,15 +69,28 @@ export function chooseNextAction(input: NextActionInput): NextAction {
   }
   const failing = latestFailing(validations);
   if (failing) {
-    return action({ kind: 'fix_validation', text: `Make ${failing.name} pass — ${describeRun(failing)}.`, eventId: failing.eventId, failing });
+    return action({
+      kind: 'fix_validation',
+      text: `Make ${failing.name} pass — ${describeRun(failing)}.`,
+      eventId: failing.eventId,
+      failing,
+    });
   }
   if (plan && total > 0) return action({ kind: 'done', text: `All ${total} plan steps are done.` });
   const { latestInstruction, lastProgress } = input;
   if (latestInstruction && (lastProgress === null || lastProgress.eventId < latestInstruction.eventId)) {
-    return action({ kind: 'follow_instruction', text: `Follow the latest instruction: ${latestInstruction.text}`, eventId: latestInstruction.eventId });
+    return action({
+      kind: 'follow_instruction',
+      text: `Follow the latest instruction: ${latestInstruction.text}`,
+      eventId: latestInstruction.eventId,
+    });
   }
   if (lastProgress?.next) {
-    return action({ kind: 'progress_next', text: `Next, as last noted: ${lastProgress.next}`, eventId: lastProgress.eventId });
+    return action({
+      kind: 'progress_next',
+      text: `Next, as last noted: ${lastProgress.next}`,
+      eventId: lastProgress.eventId,
+    });
   }
   return action({ kind: 'none', text: 'Nothing unfinished is recorded; ask the user what to do next.' });
 }

@@ -60,7 +60,12 @@ export function planCompression(input: PlanCompressionInput): CompressionPlan {
   const tail = chooseTail(active, limits);
   const inTail = new Set<EventId>(tail.map((e) => e.id));
   const compress = active.filter((e) => !inTail.has(e.id));
-  const item = (e: SessionEvent, reason: string): BudgetItem => ({ eventId: e.id, kind: e.kind, reason, chars: lineChars(e) });
+  const item = (e: SessionEvent, reason: string): BudgetItem => ({
+    eventId: e.id,
+    kind: e.kind,
+    reason,
+    chars: lineChars(e),
+  });
   const kept: BudgetItem[] = [];
   const dropped: BudgetItem[] = [];
   for (const e of compress) {

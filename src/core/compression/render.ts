@@ -26,7 +26,10 @@ export interface RenderOptions {
 /** The newest `max` lines, and a line that says how many older ones were left out. */
 function newest(lines: readonly string[], max: number, what: string): string[] {
   if (lines.length <= max) return [...lines];
-  return [...lines.slice(lines.length - max), `- … and ${lines.length - max} older ${what} (in the checkpoint and the history).`];
+  return [
+    ...lines.slice(lines.length - max),
+    `- … and ${lines.length - max} older ${what} (in the checkpoint and the history).`,
+  ];
 }
 
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -36,7 +39,8 @@ function inline(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
-const resultMark = (run: CheckpointValidation) => (run.result === 'passed' ? '✅' : run.result === 'failed' ? '❌' : '⚠️');
+const resultMark = (run: CheckpointValidation) =>
+  run.result === 'passed' ? '✅' : run.result === 'failed' ? '❌' : '⚠️';
 
 function nextLine(next: NextAction): string {
   const emphasis = next.kind === 'resolve_blocker' ? '⛔ ' : '';
@@ -52,16 +56,29 @@ type StandardKey = keyof typeof sessionSummarySections;
 
 /** A standard section: always written, "None." when empty, under the title the parser reads first. */
 function standard(key: StandardKey, lines: readonly string[]): string[] {
-  return [`## ${sessionSummarySections[key][0] as string}`, '', ...(lines.length === 0 ? ['None.'] : lines), ''];
+  return [
+    `## ${sessionSummarySections[key][0] as string}`,
+    '',
+    ...(lines.length === 0 ? ['None.'] : lines),
+    '',
+  ];
 }
 
 function planLines(cp: ActiveCheckpoint, max: number): string[] {
   if (!cp.plan) return [];
   const current = cp.nextAction.planStepId;
   return cp.plan.steps.map((step) => {
-    const box = step.state === 'done' ? '[x]' : step.state === 'skipped' ? '[-]' : step.state === 'started' ? '[~]' : '[ ]';
+    const box =
+      step.state === 'done'
+        ? '[x]'
+        : step.state === 'skipped'
+          ? '[-]'
+          : step.state === 'started'
+            ? '[~]'
+            : '[ ]';
     const marker = step.id === current ? ' ← next' : '';
-    const why = step.why && step.state !== 'done' && step.state !== 'skipped' ? ` — _${inline(step.why, max)}_` : '';
+    const why =
+      step.why && step.state !== 'done' && step.state !== 'skipped' ? ` — _${inline(step.why, max)}_` : '';
     return `- ${box} ${step.n}. ${inline(step.what, max)}${why}${marker}`;
   });
 }
@@ -69,7 +86,8 @@ function planLines(cp: ActiveCheckpoint, max: number): string[] {
 function validationLines(cp: ActiveCheckpoint, max: number): string[] {
   const stepN = new Map(cp.plan?.steps.map((s) => [s.id, s.n]) ?? []);
   return cp.validations.map((run) => {
-    const where = run.planStepId !== null && stepN.has(run.planStepId) ? `, step ${stepN.get(run.planStepId)}` : '';
+    const where =
+      run.planStepId !== null && stepN.has(run.planStepId) ? `, step ${stepN.get(run.planStepId)}` : '';
     const history = run.runs > 1 ? ` — ${run.runs} runs, ${run.failedRuns} not passed` : '';
     const stale = run.stale ? ' — files changed since' : '';
     const detail = run.text ? `: ${inline(run.text, max)}` : '';
@@ -79,14 +97,20 @@ function validationLines(cp: ActiveCheckpoint, max: number): string[] {
 
 function fileLines(cp: ActiveCheckpoint, max: number): string[] {
   return cp.files.map((f) => {
-    const entries = f.checkpointEntryIds.length === 0 ? '' : `; checkpoint${f.checkpointEntryIds.length > 1 ? 's' : ''} ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ')}`;
+    const entries =
+      f.checkpointEntryIds.length === 0
+        ? ''
+        : `; checkpoint${f.checkpointEntryIds.length > 1 ? 's' : ''} ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ')}`;
     const note = f.lastText ? ` — ${inline(f.lastText, Math.min(max, 200))}` : '';
     return `- \`${f.path}\` ${f.change}, ${f.edits} edit${f.edits === 1 ? '' : 's'} (#${f.lastEventId}${entries})${note}`;
   });
 }
 
 function frontMatter(cp: ActiveCheckpoint, options: RenderOptions): string {
-  const fields: Record<string, FrontMatterValue> = { version: sessionSummaryFormatVersion, session: cp.sessionId };
+  const fields: Record<string, FrontMatterValue> = {
+    version: sessionSummaryFormatVersion,
+    session: cp.sessionId,
+  };
   if (cp.taskId !== null) fields['task'] = cp.taskId;
   if (options.compressedAt != null) fields['updated'] = new Date(options.compressedAt).toISOString();
   if (cp.lastEventId !== null) fields['last_event'] = cp.lastEventId;
@@ -101,7 +125,9 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
   if (options.compressedAt != null) facts.push(`compressed ${utc(options.compressedAt)}`);
   if (cp.lastEventId !== null) facts.push(`up to event #${cp.lastEventId}`);
   const done = cp.plan ? cp.plan.steps.filter((s) => s.state === 'done').length : 0;
-  const title = options.taskTitle ? `# Session summary: ${inline(options.taskTitle, 200)}` : '# Session summary';
+  const title = options.taskTitle
+    ? `# Session summary: ${inline(options.taskTitle, 200)}`
+    : '# Session summary';
   const latest = cp.latestInstruction;
   const lines = [
     title,
@@ -110,9 +136,15 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
     '',
     ...standard('goal', [inline(cp.goal, max)]),
     ...standard('nextAction', [nextLine(cp.nextAction)]),
-    ...standard('blocker', cp.openBlockers.map((b) => `⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`).reverse()),
+    ...standard(
+      'blocker',
+      cp.openBlockers.map((b) => `⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`).reverse(),
+    ),
     ...standard('latestInstruction', latest ? [`> ${inline(latest.text, max)} (#${latest.eventId})`] : []),
-    ...section('Earlier instructions', cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`)),
+    ...section(
+      'Earlier instructions',
+      cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`),
+    ),
     ...standard(
       'decisions',
       newest(
@@ -124,18 +156,33 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
         'decisions in force',
       ),
     ),
-    ...standard('openQuestions', newest(cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`), maxList, 'open questions')),
-    ...section('Answered', cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`)),
+    ...standard(
+      'openQuestions',
+      newest(
+        cp.openQuestions.map((q) => `- ${inline(q.text, max)} (#${q.eventId})`),
+        maxList,
+        'open questions',
+      ),
+    ),
+    ...section(
+      'Answered',
+      cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`),
+    ),
     ...section(cp.plan ? `Plan — ${done} of ${cp.plan.steps.length} done` : 'Plan', planLines(cp, max)),
     ...standard('changedFiles', newest(fileLines(cp, max), maxList, 'changed files')),
     ...standard('validation', newest(validationLines(cp, max), maxList, 'checks')),
     ...section(
       'Last progress',
       cp.lastProgress
-        ? [`${inline(cp.lastProgress.text, max)}${cp.lastProgress.next ? ` Next: ${inline(cp.lastProgress.next, max)}` : ''} (#${cp.lastProgress.eventId})`]
+        ? [
+            `${inline(cp.lastProgress.text, max)}${cp.lastProgress.next ? ` Next: ${inline(cp.lastProgress.next, max)}` : ''} (#${cp.lastProgress.eventId})`,
+          ]
         : [],
     ),
-    ...section(options.proseStale ? 'Notes (written before the latest events)' : 'Notes', options.prose ? [options.prose.trim()] : []),
+    ...section(
+      options.proseStale ? 'Notes (written before the latest events)' : 'Notes',
+      options.prose ? [options.prose.trim()] : [],
+    ),
     '---',
     '',
     `_Built from ${cp.eventCount} events. Details left out here (superseded decisions, resolved blockers, older test runs, ` +

@@ -60,7 +60,11 @@ const isOwnFragment = (line: JsonlLine) => line.value === undefined && /^\{"v":\
  * The file with this session's lines replaced by `tail`; lines of other sessions and lines that are not the
  * engine's (a person's, a newer build's) are kept as they were. `dropped`: cut-short fragments left out.
  */
-export function rewriteSessionLog(text: string | null, sessionId: SessionId, tail: readonly SessionEvent[]): { text: string; dropped: number } {
+export function rewriteSessionLog(
+  text: string | null,
+  sessionId: SessionId,
+  tail: readonly SessionEvent[],
+): { text: string; dropped: number } {
   const doc = parseJsonl(text ?? '');
   let out = doc.bom;
   let dropped = 0;

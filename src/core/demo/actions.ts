@@ -17,12 +17,26 @@ interface InTask {
 
 export type AgentAction =
   | { readonly kind: 'instruct'; readonly text: string }
-  | { readonly kind: 'plan'; readonly goal: string; readonly steps: readonly { readonly what: string; readonly why: string }[] }
+  | {
+      readonly kind: 'plan';
+      readonly goal: string;
+      readonly steps: readonly { readonly what: string; readonly why: string }[];
+    }
   | { readonly kind: 'start_step'; readonly n: number }
   | { readonly kind: 'complete_step'; readonly n: number; readonly note?: string }
-  | ({ readonly kind: 'decide'; readonly text: string; readonly why?: string; readonly supersedes?: string } & InTask)
+  | ({
+      readonly kind: 'decide';
+      readonly text: string;
+      readonly why?: string;
+      readonly supersedes?: string;
+    } & InTask)
   | ({ readonly kind: 'edit'; readonly path: string; readonly note: string; readonly edit: EditOp } & InTask)
-  | ({ readonly kind: 'validate'; readonly name: string; readonly result: 'passed' | 'failed'; readonly output: string } & InTask)
+  | ({
+      readonly kind: 'validate';
+      readonly name: string;
+      readonly result: 'passed' | 'failed';
+      readonly output: string;
+    } & InTask)
   | ({ readonly kind: 'block'; readonly text: string } & InTask)
   | ({ readonly kind: 'unblock'; readonly blocker: string; readonly text: string } & InTask)
   | ({ readonly kind: 'ask'; readonly text: string } & InTask)
@@ -63,8 +77,12 @@ export function alreadyApplied(current: string | null, edit: EditOp): { before: 
       return current === edit.content ? { before: null } : null;
     case 'replace':
       // `to` may contain `from` (an edit that inserts before a line): the presence of `to` is what tells.
-      return current !== null && current.includes(edit.to) ? { before: current.replace(edit.to, edit.from) } : null;
+      return current !== null && current.includes(edit.to)
+        ? { before: current.replace(edit.to, edit.from) }
+        : null;
     case 'append':
-      return current !== null && current.endsWith(edit.text) ? { before: current.slice(0, current.length - edit.text.length) } : null;
+      return current !== null && current.endsWith(edit.text)
+        ? { before: current.slice(0, current.length - edit.text.length) }
+        : null;
   }
 }

@@ -36,25 +36,43 @@ type Matcher = (e: SessionEvent) => boolean;
 function matcherOf(action: AgentAction): { key: string; match: Matcher } | null {
   switch (action.kind) {
     case 'decide':
-      return { key: `decision|${action.text}`, match: (e) => e.kind === 'decision' && e.text === action.text };
+      return {
+        key: `decision|${action.text}`,
+        match: (e) => e.kind === 'decision' && e.text === action.text,
+      };
     case 'edit':
-      return { key: `edit|${action.path}|${action.note}`, match: (e) => e.kind === 'file_change' && e.path === action.path && e.text === action.note };
+      return {
+        key: `edit|${action.path}|${action.note}`,
+        match: (e) => e.kind === 'file_change' && e.path === action.path && e.text === action.note,
+      };
     case 'validate':
-      return { key: `validate|${action.name}`, match: (e) => e.kind === 'validation' && e.name === action.name };
+      return {
+        key: `validate|${action.name}`,
+        match: (e) => e.kind === 'validation' && e.name === action.name,
+      };
     case 'block':
       return { key: `block|${action.text}`, match: (e) => e.kind === 'blocker' && e.text === action.text };
     case 'unblock':
-      return { key: `unblock|${action.text}`, match: (e) => e.kind === 'blocker_resolved' && e.text === action.text };
+      return {
+        key: `unblock|${action.text}`,
+        match: (e) => e.kind === 'blocker_resolved' && e.text === action.text,
+      };
     case 'ask':
       return { key: `ask|${action.text}`, match: (e) => e.kind === 'question' && e.text === action.text };
     case 'answer':
       return { key: `answer|${action.text}`, match: (e) => e.kind === 'answer' && e.text === action.text };
     case 'progress':
-      return { key: `progress|${action.text}`, match: (e) => e.kind === 'progress' && e.text === action.text };
+      return {
+        key: `progress|${action.text}`,
+        match: (e) => e.kind === 'progress' && e.text === action.text,
+      };
     case 'note':
       return { key: `note|${action.text}`, match: (e) => e.kind === 'note' && e.text === action.text };
     case 'recall':
-      return { key: `recall|${action.query}`, match: (e) => e.kind === 'note' && e.text.startsWith(recallNote(action.query, '')) };
+      return {
+        key: `recall|${action.query}`,
+        match: (e) => e.kind === 'note' && e.text.startsWith(recallNote(action.query, '')),
+      };
     default:
       return null;
   }
@@ -62,9 +80,17 @@ function matcherOf(action: AgentAction): { key: string; match: Matcher } | null 
 
 export function nextScriptedAction(script: DemoScript, state: ScriptState): NextScripted | null {
   const all = scriptActions(script);
-  const at = (action: AgentAction): NextScripted => ({ action, index: all.indexOf(action), total: all.length });
+  const at = (action: AgentAction): NextScripted => ({
+    action,
+    index: all.indexOf(action),
+    total: all.length,
+  });
   const [instruct, plan] = script.setup;
-  if (instruct?.kind === 'instruct' && !state.events.some((e) => e.kind === 'instruction' && e.text === instruct.text)) return at(instruct);
+  if (
+    instruct?.kind === 'instruct' &&
+    !state.events.some((e) => e.kind === 'instruction' && e.text === instruct.text)
+  )
+    return at(instruct);
   if (plan && state.plan === null) return at(plan);
   const compresses: AgentAction[] = all.filter((a) => a.kind === 'compress');
   const compressOrdinal = (action: AgentAction) => compresses.indexOf(action) + 1;
@@ -97,7 +123,8 @@ export function nextScriptedAction(script: DemoScript, state: ScriptState): Next
     const matcher = matcherOf(action);
     if (!matcher) continue;
     const child = 'child' in action && action.child !== undefined ? childId(action.child) : undefined;
-    const scope = (e: SessionEvent) => (child !== undefined ? e.taskId === child : e.taskId === state.taskId && e.planStepId === step.id);
+    const scope = (e: SessionEvent) =>
+      child !== undefined ? e.taskId === child : e.taskId === state.taskId && e.planStepId === step.id;
     const occurrence = (seen.get(matcher.key) ?? 0) + 1;
     seen.set(matcher.key, occurrence);
     const logged = state.events.filter((e) => scope(e) && matcher.match(e)).length;

@@ -18,7 +18,8 @@ export interface DemoScript {
 }
 
 const CHILD = 'Child agent: survey cursor conventions';
-const BLOCKER = 'Should nextCursor be null or undefined on the last page? The new test and the type disagree.';
+const BLOCKER =
+  'Should nextCursor be null or undefined on the last page? The new test and the type disagree.';
 const QUESTION = 'Should cursors be plain item indexes or opaque strings?';
 const INDEX_DECISION = 'Cursors are plain item indexes (numbers)';
 
@@ -125,11 +126,20 @@ export const demoScript: DemoScript = {
   ],
   steps: [
     [
-      { kind: 'validate', name: 'npm test', result: 'failed', output: '1 failed, 4 passed — page 1 of 26 letters has 11 items' },
+      {
+        kind: 'validate',
+        name: 'npm test',
+        result: 'failed',
+        output: '1 failed, 4 passed — page 1 of 26 letters has 11 items',
+      },
       { kind: 'note', text: 'The loop in paginate runs while i <= start + pageSize: one step too far.' },
     ],
     [
-      { kind: 'decide', text: 'Change the loop bound from <= to <', why: 'the page ends before start + pageSize' },
+      {
+        kind: 'decide',
+        text: 'Change the loop bound from <= to <',
+        why: 'the page ends before start + pageSize',
+      },
       {
         kind: 'edit',
         path: 'src/paginate.ts',
@@ -137,53 +147,123 @@ export const demoScript: DemoScript = {
         edit: { op: 'replace', from: 'i <= start + pageSize', to: 'i < start + pageSize' },
       },
       { kind: 'validate', name: 'npm test', result: 'passed', output: '5 passed' },
-      { kind: 'progress', text: 'Off-by-one fixed; the regression test passes.', next: 'design the cursor API' },
+      {
+        kind: 'progress',
+        text: 'Off-by-one fixed; the regression test passes.',
+        next: 'design the cursor API',
+      },
     ],
     [
       { kind: 'ask', text: QUESTION },
       { kind: 'decide', text: INDEX_DECISION, why: 'simplest to implement' },
-      { kind: 'answer', question: QUESTION, text: 'Opaque strings: clients must not do arithmetic on cursors.' },
-      { kind: 'decide', text: 'Cursors are opaque base64 strings', why: 'the user wants clients unable to compute them', supersedes: INDEX_DECISION },
-      { kind: 'edit', path: 'src/cursor.ts', note: 'encodeCursor/decodeCursor', edit: { op: 'create', content: cursorModule } },
+      {
+        kind: 'answer',
+        question: QUESTION,
+        text: 'Opaque strings: clients must not do arithmetic on cursors.',
+      },
+      {
+        kind: 'decide',
+        text: 'Cursors are opaque base64 strings',
+        why: 'the user wants clients unable to compute them',
+        supersedes: INDEX_DECISION,
+      },
+      {
+        kind: 'edit',
+        path: 'src/cursor.ts',
+        note: 'encodeCursor/decodeCursor',
+        edit: { op: 'create', content: cursorModule },
+      },
       { kind: 'compress', keepTail: 6 },
     ],
     [
-      { kind: 'edit', path: 'src/paginate.ts', note: 'add paginateCursor', edit: { op: 'append', text: cursorPage } },
+      {
+        kind: 'edit',
+        path: 'src/paginate.ts',
+        note: 'add paginateCursor',
+        edit: { op: 'append', text: cursorPage },
+      },
       {
         kind: 'edit',
         path: 'src/index.ts',
         note: 'export paginateCursor',
-        edit: { op: 'replace', from: 'export { paginate, type Page }', to: 'export { paginate, paginateCursor, type CursorPage, type Page }' },
+        edit: {
+          op: 'replace',
+          from: 'export { paginate, type Page }',
+          to: 'export { paginate, paginateCursor, type CursorPage, type Page }',
+        },
       },
-      { kind: 'validate', name: 'typecheck', result: 'failed', output: "src/paginate.ts:28 TS2304: Cannot find name 'decodeCursor'." },
+      {
+        kind: 'validate',
+        name: 'typecheck',
+        result: 'failed',
+        output: "src/paginate.ts:28 TS2304: Cannot find name 'decodeCursor'.",
+      },
       {
         kind: 'edit',
         path: 'src/paginate.ts',
         note: 'import the cursor helpers',
-        edit: { op: 'replace', from: 'export interface Page<T> {', to: "import { decodeCursor, encodeCursor } from './cursor';\n\nexport interface Page<T> {" },
+        edit: {
+          op: 'replace',
+          from: 'export interface Page<T> {',
+          to: "import { decodeCursor, encodeCursor } from './cursor';\n\nexport interface Page<T> {",
+        },
       },
       { kind: 'validate', name: 'typecheck', result: 'passed', output: 'no errors' },
       { kind: 'progress', text: 'paginateCursor compiles.', next: 'test it' },
     ],
     [
-      { kind: 'edit', path: 'test/cursor.test.ts', note: 'walk all pages; null on the last page', edit: { op: 'create', content: cursorTest } },
-      { kind: 'validate', name: 'npm test', result: 'failed', output: "1 failed, 6 passed — 'says null on the last page': expected undefined to be null" },
+      {
+        kind: 'edit',
+        path: 'test/cursor.test.ts',
+        note: 'walk all pages; null on the last page',
+        edit: { op: 'create', content: cursorTest },
+      },
+      {
+        kind: 'validate',
+        name: 'npm test',
+        result: 'failed',
+        output: "1 failed, 6 passed — 'says null on the last page': expected undefined to be null",
+      },
       { kind: 'block', text: BLOCKER },
       { kind: 'spawn_child', title: CHILD },
       { kind: 'note', child: CHILD, text: 'Surveying how GitHub, Stripe and Relay mark the last page.' },
-      { kind: 'edit', child: CHILD, path: 'docs/cursor-notes.md', note: 'survey of last-page conventions', edit: { op: 'create', content: cursorNotes } },
-      { kind: 'validate', child: CHILD, name: 'markdown lint', result: 'passed', output: '1 file, no problems' },
-      { kind: 'progress', child: CHILD, text: 'Recommendation: null on the last page (JSON drops undefined).' },
+      {
+        kind: 'edit',
+        child: CHILD,
+        path: 'docs/cursor-notes.md',
+        note: 'survey of last-page conventions',
+        edit: { op: 'create', content: cursorNotes },
+      },
+      {
+        kind: 'validate',
+        child: CHILD,
+        name: 'markdown lint',
+        result: 'passed',
+        output: '1 file, no problems',
+      },
+      {
+        kind: 'progress',
+        child: CHILD,
+        text: 'Recommendation: null on the last page (JSON drops undefined).',
+      },
       { kind: 'finish_child', title: CHILD },
-      { kind: 'unblock', blocker: BLOCKER, text: 'null: it survives JSON, undefined does not (see docs/cursor-notes.md).' },
-      { kind: 'decide', text: 'nextCursor is null on the last page', why: 'JSON keeps null and drops undefined' },
+      {
+        kind: 'unblock',
+        blocker: BLOCKER,
+        text: 'null: it survives JSON, undefined does not (see docs/cursor-notes.md).',
+      },
+      {
+        kind: 'decide',
+        text: 'nextCursor is null on the last page',
+        why: 'JSON keeps null and drops undefined',
+      },
       {
         kind: 'edit',
         path: 'src/paginate.ts',
         note: 'nextCursor: string | null, null on the last page',
         edit: {
           op: 'replace',
-          from: "readonly nextCursor?: string;\n}",
+          from: 'readonly nextCursor?: string;\n}',
           to: 'readonly nextCursor: string | null;\n}',
         },
       },
@@ -196,7 +276,12 @@ export const demoScript: DemoScript = {
       { kind: 'validate', name: 'npm test', result: 'passed', output: '7 passed' },
     ],
     [
-      { kind: 'edit', path: 'README.md', note: 'document paginateCursor', edit: { op: 'append', text: readmeSection } },
+      {
+        kind: 'edit',
+        path: 'README.md',
+        note: 'document paginateCursor',
+        edit: { op: 'append', text: readmeSection },
+      },
       { kind: 'validate', name: 'doc examples', result: 'passed', output: '2 examples compiled and ran' },
       { kind: 'progress', text: 'README documents cursor pagination.', next: 'check types and the build' },
       { kind: 'compress', keepTail: 6 },
@@ -207,8 +292,16 @@ export const demoScript: DemoScript = {
     ],
     [
       { kind: 'recall', query: 'decision loop bound', why: 'quote the off-by-one fix in the lesson' },
-      { kind: 'edit', path: '.agent/MEMORY.md', note: 'lesson: null for "no next page"', edit: { op: 'append', text: lesson } },
-      { kind: 'progress', text: 'All steps done: off-by-one fixed, cursor pagination added, tested and documented.' },
+      {
+        kind: 'edit',
+        path: '.agent/MEMORY.md',
+        note: 'lesson: null for "no next page"',
+        edit: { op: 'append', text: lesson },
+      },
+      {
+        kind: 'progress',
+        text: 'All steps done: off-by-one fixed, cursor pagination added, tested and documented.',
+      },
     ],
   ],
   finish: [{ kind: 'compress', keepTail: 10 }, { kind: 'finish' }],

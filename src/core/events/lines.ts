@@ -87,10 +87,17 @@ export function eventFromLine(value: unknown): SessionEvent {
       next: line['next'],
     });
     const ts = line['ts'];
-    if (typeof ts !== 'number' || !Number.isFinite(ts)) throw new BrainError('InvalidArgument', 'The event time `ts` is missing.');
-    return eventFromRecord({ ...record, id: asEventId(requireId(line['id'], 'id')), createdAt: ts, compressedAt: null });
+    if (typeof ts !== 'number' || !Number.isFinite(ts))
+      throw new BrainError('InvalidArgument', 'The event time `ts` is missing.');
+    return eventFromRecord({
+      ...record,
+      id: asEventId(requireId(line['id'], 'id')),
+      createdAt: ts,
+      compressedAt: null,
+    });
   } catch (error) {
-    if (error instanceof BrainError) throw new BrainError('MalformedLine', `Not a valid event: ${error.message}`);
+    if (error instanceof BrainError)
+      throw new BrainError('MalformedLine', `Not a valid event: ${error.message}`);
     throw error;
   }
 }

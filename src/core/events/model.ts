@@ -70,7 +70,10 @@ export type ValidationEvent = EventCommon & {
   readonly result: ValidationResult;
 };
 export type BlockerEvent = EventCommon & { readonly kind: 'blocker' };
-export type BlockerResolvedEvent = EventCommon & { readonly kind: 'blocker_resolved'; readonly resolves: EventId };
+export type BlockerResolvedEvent = EventCommon & {
+  readonly kind: 'blocker_resolved';
+  readonly resolves: EventId;
+};
 export type QuestionEvent = EventCommon & { readonly kind: 'question' };
 export type AnswerEvent = EventCommon & { readonly kind: 'answer'; readonly answers: EventId };
 export type PlanStepEvent = EventCommon & {
@@ -150,7 +153,10 @@ export const defaultEventLimits: EventLimits = { maxTextChars: 100_000, maxNameC
 
 function oneOf<T extends string>(values: readonly T[], value: unknown, what: string): T {
   if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
-  throw new BrainError('InvalidArgument', `${what} must be one of ${values.join(', ')}; got ${JSON.stringify(value)}.`);
+  throw new BrainError(
+    'InvalidArgument',
+    `${what} must be one of ${values.join(', ')}; got ${JSON.stringify(value)}.`,
+  );
 }
 
 export const parseEventKind = (value: unknown) => oneOf(eventKinds, value, 'Event kind');
@@ -169,11 +175,21 @@ function requireNonEmpty(value: unknown, what: string, max: number): string {
 /** Validates what a caller sent (it crossed a worker boundary: trust nothing) into the stored shape. */
 export function parseEventInput(input: unknown, limits: EventLimits = defaultEventLimits): EventRecord {
   if (typeof input !== 'object' || input === null) {
-    throw new BrainError('InvalidArgument', 'An event must be an object with at least `sessionId` and `kind`.');
+    throw new BrainError(
+      'InvalidArgument',
+      'An event must be an object with at least `sessionId` and `kind`.',
+    );
   }
   const raw = input as Record<string, unknown>;
   const kind = parseEventKind(raw['kind']);
-  const textRequired = !['file_change', 'validation', 'plan_step_started', 'plan_step_done', 'blocker_resolved', 'answer'].includes(kind);
+  const textRequired = ![
+    'file_change',
+    'validation',
+    'plan_step_started',
+    'plan_step_done',
+    'blocker_resolved',
+    'answer',
+  ].includes(kind);
   const text =
     textRequired || raw['text'] !== undefined
       ? textRequired
@@ -198,7 +214,10 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
     case 'note':
       return { ...base, data: {} };
     case 'decision': {
-      const why = raw['why'] === undefined || raw['why'] === null ? undefined : requireText(raw['why'], 'Decision why', limits.maxTextChars);
+      const why =
+        raw['why'] === undefined || raw['why'] === null
+          ? undefined
+          : requireText(raw['why'], 'Decision why', limits.maxTextChars);
       return {
         ...base,
         refEventId: optionalId(raw['supersedes'], 'supersedes', asEventId),
@@ -226,10 +245,14 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
       return { ...base, refEventId: asEventId(requireId(raw['answers'], 'answers')), data: {} };
     case 'plan_step_started':
     case 'plan_step_done':
-      if (base.planStepId === null) throw new BrainError('InvalidArgument', `A ${kind} event needs the planStepId.`);
+      if (base.planStepId === null)
+        throw new BrainError('InvalidArgument', `A ${kind} event needs the planStepId.`);
       return { ...base, data: {} };
     case 'progress': {
-      const next = raw['next'] === undefined || raw['next'] === null ? '' : requireText(raw['next'], 'Progress next', limits.maxTextChars).trim();
+      const next =
+        raw['next'] === undefined || raw['next'] === null
+          ? ''
+          : requireText(raw['next'], 'Progress next', limits.maxTextChars).trim();
       return { ...base, data: next === '' ? {} : { next } };
     }
   }
@@ -237,7 +260,11 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
 
 /** Rebuilds the typed event from its stored columns (the inverse of `parseEventInput`). */
 export function eventFromRecord(
-  record: EventRecord & { readonly id: EventId; readonly createdAt: number; readonly compressedAt: number | null },
+  record: EventRecord & {
+    readonly id: EventId;
+    readonly createdAt: number;
+    readonly compressedAt: number | null;
+  },
 ): SessionEvent {
   const common = {
     id: record.id,
@@ -250,7 +277,8 @@ export function eventFromRecord(
     compressedAt: record.compressedAt,
   };
   const ref = () => {
-    if (record.refEventId === null) throw new BrainError('CorruptDatabase', `Event ${record.id} (${record.kind}) lost its reference.`);
+    if (record.refEventId === null)
+      throw new BrainError('CorruptDatabase', `Event ${record.id} (${record.kind}) lost its reference.`);
     return record.refEventId;
   };
   switch (record.kind) {
@@ -270,14 +298,20 @@ export function eventFromRecord(
         checkpointEntryId: record.checkpointEntryId,
       };
     case 'validation':
-      return { ...common, kind: 'validation', name: record.data.name ?? '', result: record.data.result ?? 'error' };
+      return {
+        ...common,
+        kind: 'validation',
+        name: record.data.name ?? '',
+        result: record.data.result ?? 'error',
+      };
     case 'blocker_resolved':
       return { ...common, kind: 'blocker_resolved', resolves: ref() };
     case 'answer':
       return { ...common, kind: 'answer', answers: ref() };
     case 'plan_step_started':
     case 'plan_step_done':
-      if (record.planStepId === null) throw new BrainError('CorruptDatabase', `Event ${record.id} lost its plan step.`);
+      if (record.planStepId === null)
+        throw new BrainError('CorruptDatabase', `Event ${record.id} lost its plan step.`);
       return { ...common, kind: record.kind, planStepId: record.planStepId };
     case 'progress':
       return { ...common, kind: 'progress', next: record.data.next ?? null };

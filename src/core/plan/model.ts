@@ -34,7 +34,8 @@ export interface PlanStepInput {
   readonly why?: string;
 }
 
-export const isFinished = (step: Pick<PlanStep, 'state'>) => step.state === 'done' || step.state === 'skipped';
+export const isFinished = (step: Pick<PlanStep, 'state'>) =>
+  step.state === 'done' || step.state === 'skipped';
 
 /** The first step, in checklist order, that is not done or skipped; a started one is never passed over. */
 export function firstUnfinishedStep(plan: Pick<Plan, 'steps'> | null): PlanStep | null {
@@ -42,7 +43,13 @@ export function firstUnfinishedStep(plan: Pick<Plan, 'steps'> | null): PlanStep 
   return [...plan.steps].sort((a, b) => a.n - b.n).find((step) => !isFinished(step)) ?? null;
 }
 
-export function planCounts(plan: Pick<Plan, 'steps'>): { done: number; skipped: number; started: number; todo: number; total: number } {
+export function planCounts(plan: Pick<Plan, 'steps'>): {
+  done: number;
+  skipped: number;
+  started: number;
+  todo: number;
+  total: number;
+} {
   const counts = { done: 0, skipped: 0, started: 0, todo: 0, total: plan.steps.length };
   for (const step of plan.steps) counts[step.state]++;
   return counts;
@@ -51,16 +58,30 @@ export function planCounts(plan: Pick<Plan, 'steps'>): { done: number; skipped: 
 const MAX_STEPS = 500;
 
 export function parsePlanSteps(value: unknown, maxChars: number): { what: string; why: string }[] {
-  if (!Array.isArray(value)) throw new BrainError('InvalidArgument', 'Plan steps must be an array of { what, why }.');
-  if (value.length > MAX_STEPS) throw new BrainError('TooLarge', `A plan holds at most ${MAX_STEPS} steps; got ${value.length}.`);
+  if (!Array.isArray(value))
+    throw new BrainError('InvalidArgument', 'Plan steps must be an array of { what, why }.');
+  if (value.length > MAX_STEPS)
+    throw new BrainError('TooLarge', `A plan holds at most ${MAX_STEPS} steps; got ${value.length}.`);
   return value.map((item: unknown, index) => {
     if (typeof item !== 'object' || item === null) {
-      throw new BrainError('InvalidArgument', `Plan step ${index + 1} must be an object with \`what\` (and \`why\`).`);
+      throw new BrainError(
+        'InvalidArgument',
+        `Plan step ${index + 1} must be an object with \`what\` (and \`why\`).`,
+      );
     }
     const raw = item as Record<string, unknown>;
-    const what = requireText(raw['what'], `Plan step ${index + 1} what`, maxChars).replace(/\s+/g, ' ').trim();
-    if (what === '') throw new BrainError('InvalidArgument', `Plan step ${index + 1} says nothing to do (\`what\` is empty).`);
-    const why = raw['why'] === undefined || raw['why'] === null ? '' : requireText(raw['why'], `Plan step ${index + 1} why`, maxChars);
+    const what = requireText(raw['what'], `Plan step ${index + 1} what`, maxChars)
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (what === '')
+      throw new BrainError(
+        'InvalidArgument',
+        `Plan step ${index + 1} says nothing to do (\`what\` is empty).`,
+      );
+    const why =
+      raw['why'] === undefined || raw['why'] === null
+        ? ''
+        : requireText(raw['why'], `Plan step ${index + 1} why`, maxChars);
     return { what, why: why.replace(/\s+/g, ' ').trim() };
   });
 }
@@ -75,9 +96,13 @@ export function checkTransition(step: PlanStep, to: PlanStepState): void {
   };
   if (step.state === to) return;
   if (!allowed[step.state].includes(to)) {
-    throw new BrainError('Conflict', `Plan step ${step.n} ("${step.what}") is ${step.state}; it cannot become ${to}.`, {
-      planStepId: step.id,
-      state: step.state,
-    });
+    throw new BrainError(
+      'Conflict',
+      `Plan step ${step.n} ("${step.what}") is ${step.state}; it cannot become ${to}.`,
+      {
+        planStepId: step.id,
+        state: step.state,
+      },
+    );
   }
 }

@@ -4,7 +4,13 @@
  * kept in step by flipping only the marks of items whose id is `{#s<step id>}` and appending steps it lacks, so
  * whatever a person wrote in the file stays as they wrote it.
  */
-import { appendPlanItem, createPlanText, parsePlan, setPlanItemStatus, type PlanItemStatus } from '../formats/plan';
+import {
+  appendPlanItem,
+  createPlanText,
+  parsePlan,
+  setPlanItemStatus,
+  type PlanItemStatus,
+} from '../formats/plan';
 import { appendProgressEntry, createProgressText, type NewProgressEntry } from '../formats/progress';
 import type { PlanStepId } from '../events/model';
 import type { Plan, PlanStep } from './model';
@@ -12,14 +18,19 @@ import type { Plan, PlanStep } from './model';
 /** The id a step carries in PLAN.md: stable, since step ids never change. */
 export const planItemId = (id: PlanStepId) => `s${id}`;
 
-const itemText = (step: Pick<PlanStep, 'what' | 'why'>) => (step.why ? `${step.what}\nWhy: ${step.why}` : step.what);
+const itemText = (step: Pick<PlanStep, 'what' | 'why'>) =>
+  step.why ? `${step.what}\nWhy: ${step.why}` : step.what;
 
 /** A fresh PLAN.md for the plan. */
 export function renderPlanText(plan: Plan, title: string): string {
   return createPlanText({
     title: title || plan.goal,
     goal: plan.goal,
-    items: plan.steps.map((step) => ({ text: itemText(step), id: planItemId(step.id), status: step.state as PlanItemStatus })),
+    items: plan.steps.map((step) => ({
+      text: itemText(step),
+      id: planItemId(step.id),
+      status: step.state as PlanItemStatus,
+    })),
   });
 }
 
@@ -49,7 +60,8 @@ export function holdsAnotherPlan(text: string | null, plan: Plan): boolean {
 }
 
 /** Where an earlier plan goes when a new one replaces it: beside it, named by the time it was replaced. */
-export const archivedPlanPath = (now: number) => `.agent/plan/archive/PLAN-${new Date(now).toISOString().replace(/[:.]/g, '-')}.md`;
+export const archivedPlanPath = (now: number) =>
+  `.agent/plan/archive/PLAN-${new Date(now).toISOString().replace(/[:.]/g, '-')}.md`;
 
 export interface ProgressNote {
   readonly time: number;

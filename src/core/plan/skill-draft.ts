@@ -25,7 +25,11 @@ export interface SkillDraft {
   readonly description: string;
   readonly text: string;
   readonly steps: readonly string[];
-  readonly validations: readonly { readonly name: string; readonly runs: number; readonly failedRuns: number }[];
+  readonly validations: readonly {
+    readonly name: string;
+    readonly runs: number;
+    readonly failedRuns: number;
+  }[];
 }
 
 /** A skill name from free text: lowercase words joined by single hyphens, at most 64 characters. */
@@ -61,23 +65,38 @@ function checksOf(events: readonly SessionEvent[]): Map<string, CheckStats> {
 /** Refuses a task that is not finished or whose checks did not (all) pass at the end. */
 function requirePromotable(input: SkillDraftInput, checks: Map<string, CheckStats>): void {
   const { task, plan } = input;
-  const planDone = plan !== null && plan.steps.length > 0 && plan.steps.every((s) => s.state === 'done' || s.state === 'skipped');
+  const planDone =
+    plan !== null &&
+    plan.steps.length > 0 &&
+    plan.steps.every((s) => s.state === 'done' || s.state === 'skipped');
   if (task.state !== 'done' && !planDone) {
-    throw new BrainError('Conflict', `Task ${task.id} is not finished (${task.state}); a skill is drafted from a task that is done.`, {
-      taskId: task.id,
-    });
+    throw new BrainError(
+      'Conflict',
+      `Task ${task.id} is not finished (${task.state}); a skill is drafted from a task that is done.`,
+      {
+        taskId: task.id,
+      },
+    );
   }
   if (checks.size === 0) {
-    throw new BrainError('Conflict', `Task ${task.id} recorded no validation; a skill is drafted only from work a check proved.`, {
-      taskId: task.id,
-    });
+    throw new BrainError(
+      'Conflict',
+      `Task ${task.id} recorded no validation; a skill is drafted only from work a check proved.`,
+      {
+        taskId: task.id,
+      },
+    );
   }
   const failing = [...checks.values()].filter((c) => c.last.result !== 'passed').map((c) => c.last.name);
   if (failing.length > 0) {
-    throw new BrainError('Conflict', `Task ${task.id}'s last run of ${failing.join(', ')} did not pass; fix it before promoting the task to a skill.`, {
-      taskId: task.id,
-      failing,
-    });
+    throw new BrainError(
+      'Conflict',
+      `Task ${task.id}'s last run of ${failing.join(', ')} did not pass; fix it before promoting the task to a skill.`,
+      {
+        taskId: task.id,
+        failing,
+      },
+    );
   }
 }
 
@@ -86,17 +105,35 @@ function requirePromotable(input: SkillDraftInput, checks: Map<string, CheckStat
  * while it was being worked on (between its last start and its end).
  */
 function eventsOfStep(step: PlanStep, events: readonly SessionEvent[], rootTaskId: TaskId): SessionEvent[] {
-  const started = events.filter((e) => e.kind === 'plan_step_started' && e.planStepId === step.id).at(-1)?.id ?? Infinity;
-  const done = events.find((e) => e.kind === 'plan_step_done' && e.planStepId === step.id && e.id > started)?.id ?? Infinity;
+  const started =
+    events.filter((e) => e.kind === 'plan_step_started' && e.planStepId === step.id).at(-1)?.id ?? Infinity;
+  const done =
+    events.find((e) => e.kind === 'plan_step_done' && e.planStepId === step.id && e.id > started)?.id ??
+    Infinity;
   return events.filter(
-    (e) => e.planStepId === step.id || (e.taskId !== rootTaskId && e.planStepId === null && e.id > started && e.id < done),
+    (e) =>
+      e.planStepId === step.id ||
+      (e.taskId !== rootTaskId && e.planStepId === null && e.id > started && e.id < done),
   );
 }
 
-function stepLines(step: PlanStep, events: readonly SessionEvent[], rootTaskId: TaskId, index: number): string[] {
+function stepLines(
+  step: PlanStep,
+  events: readonly SessionEvent[],
+  rootTaskId: TaskId,
+  index: number,
+): string[] {
   const mine = eventsOfStep(step, events, rootTaskId);
-  const files = [...new Set(mine.filter((e): e is FileChangeEvent => e.kind === 'file_change').map((e) => e.path))];
-  const passed = [...new Set(mine.filter((e): e is ValidationEvent => e.kind === 'validation' && e.result === 'passed').map((e) => e.name))];
+  const files = [
+    ...new Set(mine.filter((e): e is FileChangeEvent => e.kind === 'file_change').map((e) => e.path)),
+  ];
+  const passed = [
+    ...new Set(
+      mine
+        .filter((e): e is ValidationEvent => e.kind === 'validation' && e.result === 'passed')
+        .map((e) => e.name),
+    ),
+  ];
   const lines = [`${index}. ${inline(step.what)}${step.why ? ` — ${inline(step.why)}` : ''}`];
   if (files.length > 0) lines.push(`   - Files: ${files.map((f) => `\`${f}\``).join(', ')}`);
   if (passed.length > 0) lines.push(`   - Checked with: ${passed.map((n) => `\`${n}\``).join(', ')}`);
@@ -107,7 +144,9 @@ function stepLines(step: PlanStep, events: readonly SessionEvent[], rootTaskId: 
 function stepsWithoutPlan(events: readonly SessionEvent[]): string[] {
   const progress = events.filter((e) => e.kind === 'progress').map((e) => inline(e.text));
   if (progress.length > 0) return progress;
-  const files = [...new Set(events.filter((e): e is FileChangeEvent => e.kind === 'file_change').map((e) => e.path))];
+  const files = [
+    ...new Set(events.filter((e): e is FileChangeEvent => e.kind === 'file_change').map((e) => e.path)),
+  ];
   return files.map((f) => `Change \`${f}\``);
 }
 
@@ -117,7 +156,9 @@ function pitfalls(events: readonly SessionEvent[], checks: Map<string, CheckStat
   for (const e of events) {
     if (e.kind === 'blocker_resolved') {
       const blocker = byId.get(e.resolves);
-      out.push(`- Blocked by: ${inline(blocker?.text ?? `blocker #${e.resolves}`)}${e.text ? ` → resolved: ${inline(e.text)}` : ''}`);
+      out.push(
+        `- Blocked by: ${inline(blocker?.text ?? `blocker #${e.resolves}`)}${e.text ? ` → resolved: ${inline(e.text)}` : ''}`,
+      );
     }
     if (e.kind === 'decision' && e.supersedes !== null) {
       const old = byId.get(e.supersedes);
@@ -126,8 +167,12 @@ function pitfalls(events: readonly SessionEvent[], checks: Map<string, CheckStat
   }
   for (const [name, c] of checks) {
     if (c.failed > 0) {
-      const firstFail = events.find((e): e is ValidationEvent => e.kind === 'validation' && e.name === name && e.result !== 'passed');
-      out.push(`- \`${name}\` failed ${c.failed}× before passing${firstFail?.text ? ` (first: ${inline(firstFail.text)})` : ''}`);
+      const firstFail = events.find(
+        (e): e is ValidationEvent => e.kind === 'validation' && e.name === name && e.result !== 'passed',
+      );
+      out.push(
+        `- \`${name}\` failed ${c.failed}× before passing${firstFail?.text ? ` (first: ${inline(firstFail.text)})` : ''}`,
+      );
     }
   }
   return out;
@@ -141,14 +186,19 @@ export function draftSkill(input: SkillDraftInput): SkillDraft {
   const name = input.name ?? skillNameFrom(task.title);
   const doneSteps = plan ? [...plan.steps].sort((a, b) => a.n - b.n).filter((s) => s.state === 'done') : [];
   const steps = plan ? doneSteps.map((s) => inline(s.what)) : stepsWithoutPlan(events);
-  const stepBlock = plan ? doneSteps.flatMap((s, i) => stepLines(s, events, task.id, i + 1)) : steps.map((s, i) => `${i + 1}. ${s}`);
+  const stepBlock = plan
+    ? doneSteps.flatMap((s, i) => stepLines(s, events, task.id, i + 1))
+    : steps.map((s, i) => `${i + 1}. ${s}`);
   const goal = inline(plan?.goal || task.title);
   const checkNames = [...checks.keys()];
-  const description = `${goal}. Use it to do this kind of task again: ${steps.length} steps that worked, checked with ${checkNames.join(', ')}.`.slice(
-    0,
-    maxSkillDescriptionChars,
+  const description =
+    `${goal}. Use it to do this kind of task again: ${steps.length} steps that worked, checked with ${checkNames.join(', ')}.`.slice(
+      0,
+      maxSkillDescriptionChars,
+    );
+  const decisions = events.filter(
+    (e) => e.kind === 'decision' && !events.some((d) => d.kind === 'decision' && d.supersedes === e.id),
   );
-  const decisions = events.filter((e) => e.kind === 'decision' && !events.some((d) => d.kind === 'decision' && d.supersedes === e.id));
   const body = [
     `# ${inline(task.title)}`,
     '',
@@ -162,10 +212,21 @@ export function draftSkill(input: SkillDraftInput): SkillDraft {
     '',
     ...stepBlock,
     '',
-    ...(decisions.length > 0 ? ['## Decisions to keep', '', ...decisions.map((d) => `- ${inline(d.text)}${d.kind === 'decision' && d.why ? ` — why: ${inline(d.why)}` : ''}`), ''] : []),
+    ...(decisions.length > 0
+      ? [
+          '## Decisions to keep',
+          '',
+          ...decisions.map(
+            (d) => `- ${inline(d.text)}${d.kind === 'decision' && d.why ? ` — why: ${inline(d.why)}` : ''}`,
+          ),
+          '',
+        ]
+      : []),
     '## How to check it worked',
     '',
-    ...[...checks.values()].map((c) => `- Run \`${c.last.name}\`: it must pass${c.runs > 1 ? ` (passed after ${c.runs} runs)` : ''}.`),
+    ...[...checks.values()].map(
+      (c) => `- Run \`${c.last.name}\`: it must pass${c.runs > 1 ? ` (passed after ${c.runs} runs)` : ''}.`,
+    ),
     '',
     ...((p) => (p.length > 0 ? ['## Pitfalls met', '', ...p, ''] : []))(pitfalls(events, checks)),
   ].join('\n');

@@ -1,6 +1,22 @@
 import { BrainError } from '../../core/errors';
-import { eventFromRecord, type EventData, type EventKind, type EventRecord, type PlanStepId, type SessionEvent } from '../../core/events/model';
-import { asCheckpointEntryId, asEventId, asSessionId, asStepId, asTaskId, type EventId, type SessionId, type TaskId } from '../../core/ids';
+import {
+  eventFromRecord,
+  type EventData,
+  type EventKind,
+  type EventRecord,
+  type PlanStepId,
+  type SessionEvent,
+} from '../../core/events/model';
+import {
+  asCheckpointEntryId,
+  asEventId,
+  asSessionId,
+  asStepId,
+  asTaskId,
+  type EventId,
+  type SessionId,
+  type TaskId,
+} from '../../core/ids';
 import type { SqlDriver } from './driver';
 
 interface EventRow {
@@ -24,7 +40,10 @@ function toEvent(row: EventRow): SessionEvent {
   try {
     data = JSON.parse(row.data) as EventData;
   } catch {
-    throw new BrainError('CorruptDatabase', `Event ${row.id} has unreadable data; the database needs repair.`);
+    throw new BrainError(
+      'CorruptDatabase',
+      `Event ${row.id} has unreadable data; the database needs repair.`,
+    );
   }
   return eventFromRecord({
     id: asEventId(row.id),
@@ -101,7 +120,10 @@ export function createEventsRepo(db: SqlDriver) {
       }
       if (query.activeOnly === true) where.push('compressed_at IS NULL');
       const limit = query.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(query.limit))}`;
-      const rows = await db.all<EventRow>(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id${limit}`, params);
+      const rows = await db.all<EventRow>(
+        `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY id${limit}`,
+        params,
+      );
       return rows.map(toEvent);
     },
 
@@ -123,7 +145,10 @@ export function createEventsRepo(db: SqlDriver) {
 
     /** The event that already resolves/answers `id`, if any. */
     async firstReferrer(id: EventId, kind: 'blocker_resolved' | 'answer'): Promise<EventId | null> {
-      const row = await db.get<{ id: number }>('SELECT id FROM events WHERE ref_event_id = ? AND kind = ? ORDER BY id LIMIT 1', [id, kind]);
+      const row = await db.get<{ id: number }>(
+        'SELECT id FROM events WHERE ref_event_id = ? AND kind = ? ORDER BY id LIMIT 1',
+        [id, kind],
+      );
       return row ? asEventId(row.id) : null;
     },
 
@@ -137,7 +162,10 @@ export function createEventsRepo(db: SqlDriver) {
     },
 
     async lastId(sessionId: SessionId): Promise<EventId | null> {
-      const row = await db.get<{ id: number | null }>('SELECT max(id) AS id FROM events WHERE session_id = ?', [sessionId]);
+      const row = await db.get<{ id: number | null }>(
+        'SELECT max(id) AS id FROM events WHERE session_id = ?',
+        [sessionId],
+      );
       return row?.id == null ? null : asEventId(row.id);
     },
   };

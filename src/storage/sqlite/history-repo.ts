@@ -1,5 +1,12 @@
 import type { FtsQuery } from '../../core/events/search';
-import { asCheckpointEntryId, asSessionId, asStepId, asTaskId, type SessionId, type TaskId } from '../../core/ids';
+import {
+  asCheckpointEntryId,
+  asSessionId,
+  asStepId,
+  asTaskId,
+  type SessionId,
+  type TaskId,
+} from '../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../core/ids';
 import type { SqlDriver } from './driver';
 
@@ -114,7 +121,11 @@ export function createHistoryRepo(db: SqlDriver) {
    * backwards by rowid), the window growing while filters leave fewer hits than asked for. The first query touches
    * only the index (and the documents when filtering); the second fetches documents and snippets for the top hits.
    */
-  async function runSearch(match: string, filter: SearchFilter, window = RANK_WINDOW): Promise<HistoryHitRow[]> {
+  async function runSearch(
+    match: string,
+    filter: SearchFilter,
+    window = RANK_WINDOW,
+  ): Promise<HistoryHitRow[]> {
     const cutoff = await db.get<{ rowid: number }>(
       'SELECT rowid FROM history_fts WHERE history_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
       [match, window - 1],
@@ -166,7 +177,8 @@ export function createHistoryRepo(db: SqlDriver) {
     /** Raises the connection's page cache to at least `kib` KiB (never lowers it). */
     async ensureCacheSize(kib: number): Promise<void> {
       const row = await db.get<{ cache_size: number }>('PRAGMA cache_size');
-      const current = row === undefined ? 0 : row.cache_size < 0 ? -row.cache_size : (row.cache_size * 4096) / 1024;
+      const current =
+        row === undefined ? 0 : row.cache_size < 0 ? -row.cache_size : (row.cache_size * 4096) / 1024;
       if (current < kib) await db.exec(`PRAGMA cache_size = -${Math.floor(kib)}`);
     },
 
@@ -201,7 +213,10 @@ export function createHistoryRepo(db: SqlDriver) {
     },
 
     /** Ranked hits: every term must match; when none do, any term may. */
-    async search(query: FtsQuery, filter: SearchFilter): Promise<{ hits: HistoryHitRow[]; matched: 'all' | 'any' }> {
+    async search(
+      query: FtsQuery,
+      filter: SearchFilter,
+    ): Promise<{ hits: HistoryHitRow[]; matched: 'all' | 'any' }> {
       const all = await runSearch(query.all, filter);
       if (all.length > 0 || query.terms.length === 1) return { hits: all, matched: 'all' };
       return { hits: await runSearch(query.any, filter), matched: 'any' };
@@ -223,21 +238,32 @@ export function createHistoryRepo(db: SqlDriver) {
     },
 
     /** The latest compression of a session with its summary text (null when there was none). */
-    async lastCompression(sessionId: SessionId): Promise<{ id: number; summary: string | null; uptoEventId: number | null; createdAt: number } | null> {
-      const row = await db.get<{ id: number; summary: string | null; upto_event_id: number | null; created_at: number }>(
+    async lastCompression(
+      sessionId: SessionId,
+    ): Promise<{ id: number; summary: string | null; uptoEventId: number | null; createdAt: number } | null> {
+      const row = await db.get<{
+        id: number;
+        summary: string | null;
+        upto_event_id: number | null;
+        created_at: number;
+      }>(
         `SELECT c.id, s.content AS summary, c.upto_event_id, c.created_at
          FROM compressions c LEFT JOIN summaries s ON s.id = c.summary_id
          WHERE c.session_id = ? ORDER BY c.id DESC LIMIT 1`,
         [sessionId],
       );
-      return row ? { id: row.id, summary: row.summary, uptoEventId: row.upto_event_id, createdAt: row.created_at } : null;
+      return row
+        ? { id: row.id, summary: row.summary, uptoEventId: row.upto_event_id, createdAt: row.created_at }
+        : null;
     },
 
     async count(sessionId?: SessionId): Promise<number> {
       const row =
         sessionId === undefined
           ? await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs')
-          : await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs WHERE session_id = ?', [sessionId]);
+          : await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs WHERE session_id = ?', [
+              sessionId,
+            ]);
       return row?.n ?? 0;
     },
   };

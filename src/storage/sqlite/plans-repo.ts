@@ -41,7 +41,9 @@ export function createPlansRepo(db: SqlDriver) {
   }
 
   async function steps(planId: number): Promise<PlanStep[]> {
-    return (await db.all<StepRow>('SELECT * FROM plan_steps WHERE plan_id = ? ORDER BY position', [planId])).map(toStep);
+    return (
+      await db.all<StepRow>('SELECT * FROM plan_steps WHERE plan_id = ? ORDER BY position', [planId])
+    ).map(toStep);
   }
 
   const repo = {
@@ -59,35 +61,46 @@ export function createPlansRepo(db: SqlDriver) {
 
     async create(taskId: TaskId, goal: string, now: number): Promise<number> {
       if (await planRow(taskId)) {
-        throw new BrainError('Conflict', `Task ${taskId} already has a plan; add or edit steps instead of creating another.`, {
-          taskId,
-        });
+        throw new BrainError(
+          'Conflict',
+          `Task ${taskId} already has a plan; add or edit steps instead of creating another.`,
+          {
+            taskId,
+          },
+        );
       }
-      const { lastInsertRowid } = await db.run('INSERT INTO plans (task_id, goal, created_at, updated_at) VALUES (?, ?, ?, ?)', [
-        taskId,
-        goal,
-        now,
-        now,
-      ]);
+      const { lastInsertRowid } = await db.run(
+        'INSERT INTO plans (task_id, goal, created_at, updated_at) VALUES (?, ?, ?, ?)',
+        [taskId, goal, now, now],
+      );
       return lastInsertRowid;
     },
 
     /** Inserts steps after position `after` (0 = at the top), shifting later steps down. */
-    async insertSteps(taskId: TaskId, after: number, items: readonly { what: string; why: string }[], now: number): Promise<void> {
+    async insertSteps(
+      taskId: TaskId,
+      after: number,
+      items: readonly { what: string; why: string }[],
+      now: number,
+    ): Promise<void> {
       const row = await planRow(taskId);
       if (!row) throw new BrainError('NotFound', `Task ${taskId} has no plan.`, { taskId });
       // Two passes keep UNIQUE(plan_id, position) satisfied while shifting.
-      await db.run('UPDATE plan_steps SET position = -position WHERE plan_id = ? AND position > ?', [row.id, after]);
-      await db.run('UPDATE plan_steps SET position = -position + ? WHERE plan_id = ? AND position < 0', [items.length, row.id]);
+      await db.run('UPDATE plan_steps SET position = -position WHERE plan_id = ? AND position > ?', [
+        row.id,
+        after,
+      ]);
+      await db.run('UPDATE plan_steps SET position = -position + ? WHERE plan_id = ? AND position < 0', [
+        items.length,
+        row.id,
+      ]);
       let position = after;
       for (const item of items) {
         position++;
-        await db.run(`INSERT INTO plan_steps (plan_id, position, what, why, state) VALUES (?, ?, ?, ?, 'todo')`, [
-          row.id,
-          position,
-          item.what,
-          item.why,
-        ]);
+        await db.run(
+          `INSERT INTO plan_steps (plan_id, position, what, why, state) VALUES (?, ?, ?, ?, 'todo')`,
+          [row.id, position, item.what, item.why],
+        );
       }
       await db.run('UPDATE plans SET updated_at = ? WHERE id = ?', [now, row.id]);
     },
@@ -109,7 +122,10 @@ export function createPlansRepo(db: SqlDriver) {
         skipped: `UPDATE plan_steps SET state = 'skipped', finished_at = ?2 WHERE id = ?1`,
       };
       await db.run(sql[state], [id, now]);
-      await db.run('UPDATE plans SET updated_at = ? WHERE id = (SELECT plan_id FROM plan_steps WHERE id = ?)', [now, id]);
+      await db.run(
+        'UPDATE plans SET updated_at = ? WHERE id = (SELECT plan_id FROM plan_steps WHERE id = ?)',
+        [now, id],
+      );
     },
 
     /** The first started step of the task's plan (the one the agent is on), if any. */

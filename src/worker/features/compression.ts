@@ -7,7 +7,13 @@ import { asSessionId, type SessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import { syncPlanText } from '../../core/plan/plan-file';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
-import type { CompressionApi, CompressOptions, FilesWritten, ResumePoint, ResumeValidation } from '../protocol-memory';
+import type {
+  CompressionApi,
+  CompressOptions,
+  FilesWritten,
+  ResumePoint,
+  ResumeValidation,
+} from '../protocol-memory';
 import { errorText, type EventLog } from './events';
 import { memoryPaths, updateFile, type MemoryFiles, type MemoryFilesProvider } from './memory-files';
 
@@ -42,7 +48,10 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {
     const state = await sessionState(sessionId);
     const previous = await history.lastCompression(sessionId);
-    const keepTail = options.keepTail === undefined ? undefined : Math.min(MAX_TAIL, Math.max(0, Math.floor(options.keepTail)));
+    const keepTail =
+      options.keepTail === undefined
+        ? undefined
+        : Math.min(MAX_TAIL, Math.max(0, Math.floor(options.keepTail)));
     const lastId = state.events[state.events.length - 1]?.id ?? null;
     const prose = options.prose === undefined ? null : requireText(options.prose, 'Prose', 200_000);
     const plan = planCompression({
@@ -68,13 +77,21 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     sessionId: SessionId,
     state: Awaited<ReturnType<typeof sessionState>>,
     plan: CompressionPlan,
-    written: { summary: boolean; session: boolean; history: boolean; plan: boolean; droppedFragments: number },
+    written: {
+      summary: boolean;
+      session: boolean;
+      history: boolean;
+      plan: boolean;
+      droppedFragments: number;
+    },
   ) {
     // Lines still in SESSION.jsonl whose events an earlier compression already moved (its file step failed).
     const inFile = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
     const moving = new Set(plan.compress.map((e) => e.id));
     const leftover = new Set(inFile.events.map((e) => e.id));
-    const toHistory = state.events.filter((e) => moving.has(e.id) || (e.compressedAt !== null && leftover.has(e.id)));
+    const toHistory = state.events.filter(
+      (e) => moving.has(e.id) || (e.compressedAt !== null && leftover.has(e.id)),
+    );
     if (toHistory.length > 0) await folder.appendLines(memoryPaths.history, toHistory.map(eventLine));
     written.history = true;
     await updateFile(folder, memoryPaths.session, (text) => {
@@ -106,7 +123,10 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       });
       await history.indexPendingSummaries(sessionId, SUMMARY_KIND);
       await history.indexPendingSteps(sessionId);
-      const moved = await events.markCompressed(plan.compress.map((e) => e.id), now);
+      const moved = await events.markCompressed(
+        plan.compress.map((e) => e.id),
+        now,
+      );
       const compressionId = await history.addCompression({
         sessionId,
         summaryId,
@@ -121,7 +141,15 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     log.ctx.emit({ topic: 'events', sessionId });
     let written: FilesWritten;
     const folder = await files();
-    if (!folder) written = { summary: false, session: false, history: false, plan: false, droppedFragments: 0, status: 'no-folder' };
+    if (!folder)
+      written = {
+        summary: false,
+        session: false,
+        history: false,
+        plan: false,
+        droppedFragments: 0,
+        status: 'no-folder',
+      };
     else {
       const done = { summary: false, session: false, history: false, plan: false, droppedFragments: 0 };
       try {
@@ -153,7 +181,9 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     });
     const active = state.events.filter((e) => e.compressedAt === null);
     const folder = await files();
-    const folderView = folder ? await readFolder(folder, sessionId, active) : { view: null, present: [] as string[] };
+    const folderView = folder
+      ? await readFolder(folder, sessionId, active)
+      : { view: null, present: [] as string[] };
     return {
       sessionId,
       task: state.task,
@@ -181,7 +211,8 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       },
       compressContext: (sessionId: SessionId, options?: CompressOptions) => {
         const id = asSessionId(requireId(sessionId, 'sessionId'));
-        if (options?.proseFor !== undefined && options.proseFor !== null) requireId(options.proseFor, 'proseFor');
+        if (options?.proseFor !== undefined && options.proseFor !== null)
+          requireId(options.proseFor, 'proseFor');
         return compress(id, options ?? {});
       },
       resumePoint: (sessionId: SessionId) => resumePoint(asSessionId(requireId(sessionId, 'sessionId'))),
@@ -203,13 +234,25 @@ export function validationsDone(all: readonly SessionEvent[]): ResumeValidation[
   const latest = new Map<string, ResumeValidation>();
   for (const e of [...all].sort((a, b) => a.id - b.id)) {
     if (e.kind !== 'validation') continue;
-    latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, { eventId: e.id, name: e.name, result: e.result, planStepId: e.planStepId, at: e.createdAt });
+    latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, {
+      eventId: e.id,
+      name: e.name,
+      result: e.result,
+      planStepId: e.planStepId,
+      at: e.createdAt,
+    });
   }
   return [...latest.values()].filter((v) => v.result === 'passed' && v.eventId > lastChange);
 }
 
 async function readFolder(folder: MemoryFiles, sessionId: SessionId, active: readonly SessionEvent[]) {
-  const candidates = [memoryPaths.summary, memoryPaths.plan, memoryPaths.progress, '.agent/MEMORY.md', '.agent/PROJECT_MEMORY.md'];
+  const candidates = [
+    memoryPaths.summary,
+    memoryPaths.plan,
+    memoryPaths.progress,
+    '.agent/MEMORY.md',
+    '.agent/PROJECT_MEMORY.md',
+  ];
   const present: string[] = [];
   for (const path of candidates) if ((await folder.read(path)) !== null) present.push(path);
   const log = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);

@@ -1,7 +1,13 @@
 import { BrainError, isBrainError } from '../../core/errors';
 import { eventToLine } from '../../core/events/lines';
 import { recordToLine } from '../../core/formats/jsonl';
-import { eventDocument, parseEventInput, parseEventKind, type EventRecord, type SessionEvent } from '../../core/events/model';
+import {
+  eventDocument,
+  parseEventInput,
+  parseEventKind,
+  type EventRecord,
+  type SessionEvent,
+} from '../../core/events/model';
 import { asEventId, asSessionId, type EventId, type SessionId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { createEventsRepo } from '../../storage/sqlite/events-repo';
@@ -26,7 +32,8 @@ function memo<T>(cache: LinkCache, key: string, load: () => Promise<T>): Promise
   return hit;
 }
 
-export const errorText = (error: unknown) => (error instanceof Error ? `${isBrainError(error) ? `${error.code}: ` : ''}${error.message}` : String(error));
+export const errorText = (error: unknown) =>
+  error instanceof Error ? `${isBrainError(error) ? `${error.code}: ` : ''}${error.message}` : String(error);
 
 /**
  * The event log shared by the memory features: validates an event against what it points at, stores it with its
@@ -42,13 +49,22 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   /** Set by the compression feature: compresses the session when its active context passed its bound. */
   const hooks: { afterPublish: ((event: SessionEvent) => Promise<boolean>) | null } = { afterPublish: null };
 
-  async function referenced(id: EventId, sessionId: SessionId, kind: SessionEvent['kind'], what: string): Promise<SessionEvent> {
+  async function referenced(
+    id: EventId,
+    sessionId: SessionId,
+    kind: SessionEvent['kind'],
+    what: string,
+  ): Promise<SessionEvent> {
     const target = await events.get(id).catch((error: unknown) => {
-      if (isBrainError(error, 'NotFound')) throw new BrainError('NotFound', `${what} ${id} does not exist.`, { eventId: id });
+      if (isBrainError(error, 'NotFound'))
+        throw new BrainError('NotFound', `${what} ${id} does not exist.`, { eventId: id });
       throw error;
     });
     if (target.sessionId !== sessionId || target.kind !== kind) {
-      throw new BrainError('InvalidArgument', `Event ${id} is not a ${kind} of session ${sessionId}; ${what.toLowerCase()} must be one.`);
+      throw new BrainError(
+        'InvalidArgument',
+        `Event ${id} is not a ${kind} of session ${sessionId}; ${what.toLowerCase()} must be one.`,
+      );
     }
     return target;
   }
@@ -63,7 +79,10 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     if (taskId !== null) {
       const task = await memo(cache, `t${taskId}`, () => tasks.get(taskId));
       if (task.sessionId !== record.sessionId) {
-        throw new BrainError('InvalidArgument', `Task ${taskId} belongs to session ${task.sessionId}, not ${record.sessionId}.`);
+        throw new BrainError(
+          'InvalidArgument',
+          `Task ${taskId} belongs to session ${task.sessionId}, not ${record.sessionId}.`,
+        );
       }
     }
     let planStepId = record.planStepId;
@@ -83,22 +102,33 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       if (stepTask === null) throw new BrainError('NotFound', `Step ${record.stepId} does not exist.`);
     }
     if (record.refEventId !== null) {
-      if (record.kind === 'decision') await referenced(record.refEventId, record.sessionId, 'decision', 'The superseded decision');
+      if (record.kind === 'decision')
+        await referenced(record.refEventId, record.sessionId, 'decision', 'The superseded decision');
       if (record.kind === 'blocker_resolved') {
         await referenced(record.refEventId, record.sessionId, 'blocker', 'The blocker');
         const by = await events.firstReferrer(record.refEventId, 'blocker_resolved');
-        if (by !== null) throw new BrainError('Conflict', `Blocker ${record.refEventId} was already resolved by event ${by}.`);
+        if (by !== null)
+          throw new BrainError(
+            'Conflict',
+            `Blocker ${record.refEventId} was already resolved by event ${by}.`,
+          );
       }
-      if (record.kind === 'answer') await referenced(record.refEventId, record.sessionId, 'question', 'The question');
+      if (record.kind === 'answer')
+        await referenced(record.refEventId, record.sessionId, 'question', 'The question');
     }
     return { ...record, taskId, planStepId };
   }
 
-  async function appendToSessionFile(...batch: SessionEvent[]): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
+  async function appendToSessionFile(
+    ...batch: SessionEvent[]
+  ): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
     try {
       const folder = await files();
       if (!folder) return { sessionFile: 'no-folder' };
-      await folder.appendLines(memoryPaths.session, batch.map((event) => recordToLine(eventToLine(event))));
+      await folder.appendLines(
+        memoryPaths.session,
+        batch.map((event) => recordToLine(eventToLine(event))),
+      );
       return { sessionFile: 'appended' };
     } catch (error) {
       return { sessionFile: 'failed', sessionFileError: errorText(error) };
@@ -128,7 +158,8 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   async function insertAll(records: readonly EventRecord[]): Promise<SessionEvent[]> {
     const cache: LinkCache = new Map();
     const stored: SessionEvent[] = [];
-    for (const record of records) stored.push(await events.insert(await resolveLinks(record, cache), clock.now()));
+    for (const record of records)
+      stored.push(await events.insert(await resolveLinks(record, cache), clock.now()));
     await history.insertDocs(stored.map(documentOf));
     for (const sessionId of new Set(stored.map((e) => e.sessionId))) {
       await sessions.touch(sessionId, (stored.at(-1) as SessionEvent).createdAt);
@@ -136,11 +167,16 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     return stored;
   }
 
-  const insert = async (record: EventRecord): Promise<SessionEvent> => (await insertAll([record]))[0] as SessionEvent;
+  const insert = async (record: EventRecord): Promise<SessionEvent> =>
+    (await insertAll([record]))[0] as SessionEvent;
 
   /** After the transaction committed: the SESSION.jsonl line and the change notice. */
   async function published(event: SessionEvent): Promise<RecordedEvent> {
-    ctx.emit({ topic: 'events', sessionId: event.sessionId, ...(event.taskId === null ? {} : { taskId: event.taskId }) });
+    ctx.emit({
+      topic: 'events',
+      sessionId: event.sessionId,
+      ...(event.taskId === null ? {} : { taskId: event.taskId }),
+    });
     const recorded: RecordedEvent = { id: event.id, event, ...(await appendToSessionFile(event)) };
     if (!hooks.afterPublish) return recorded;
     try {
@@ -158,32 +194,52 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
 
   /** Many events in one transaction (a replay, an import): all or none; one append, one compression check. */
   async function recordMany(inputs: unknown): Promise<RecordedBatch> {
-    if (!Array.isArray(inputs)) throw new BrainError('InvalidArgument', 'recordEvents takes an array of events.');
-    if (inputs.length > MAX_BATCH) throw new BrainError('TooLarge', `recordEvents takes at most ${MAX_BATCH} events a call; got ${inputs.length}.`);
+    if (!Array.isArray(inputs))
+      throw new BrainError('InvalidArgument', 'recordEvents takes an array of events.');
+    if (inputs.length > MAX_BATCH)
+      throw new BrainError(
+        'TooLarge',
+        `recordEvents takes at most ${MAX_BATCH} events a call; got ${inputs.length}.`,
+      );
     const parsed = inputs.map((input, index) => {
       try {
         return parseEventInput(input);
       } catch (error) {
-        if (error instanceof BrainError) throw new BrainError(error.code, `Event ${index}: ${error.message}`, error.details);
+        if (error instanceof BrainError)
+          throw new BrainError(error.code, `Event ${index}: ${error.message}`, error.details);
         throw error;
       }
     });
     const stored = await db.transaction(() => insertAll(parsed));
     const sessionIds = [...new Set(stored.map((e) => e.sessionId))];
     for (const sessionId of sessionIds) ctx.emit({ topic: 'events', sessionId });
-    const file = stored.length === 0 ? { sessionFile: 'no-folder' as const } : await appendToSessionFile(...stored);
+    const file =
+      stored.length === 0 ? { sessionFile: 'no-folder' as const } : await appendToSessionFile(...stored);
     let autoCompressed = false;
     for (const sessionId of sessionIds) {
       const first = stored.find((e) => e.sessionId === sessionId) as SessionEvent;
       if (hooks.afterPublish && (await hooks.afterPublish(first))) autoCompressed = true;
     }
-    return { ids: stored.map((e) => e.id), ...file, ...(autoCompressed ? { autoCompressed: true as const } : {}) };
+    return {
+      ids: stored.map((e) => e.id),
+      ...file,
+      ...(autoCompressed ? { autoCompressed: true as const } : {}),
+    };
   }
 
   /** Parses and stores inside the caller's transaction; publish with `published` after it commits. */
   const insertParsed = (input: unknown) => insert(parseEventInput(input));
 
-  return { ctx, hooks, record, recordMany, insert, insertParsed, published, repos: { sessions, tasks, events, history, plans } };
+  return {
+    ctx,
+    hooks,
+    record,
+    recordMany,
+    insert,
+    insertParsed,
+    published,
+    repos: { sessions, tasks, events, history, plans },
+  };
 }
 
 export type EventLog = ReturnType<typeof createEventLog>;
@@ -193,7 +249,8 @@ const eventIdOf = (value: unknown, what: string) => asEventId(requireId(value, w
 /** The public event methods: recordEvent and a typed helper per kind. */
 export function createEventsFeature(log: EventLog) {
   const { events } = log.repos;
-  const withKind = (kind: string, input: object, extra: object = {}) => log.record({ ...input, ...extra, kind });
+  const withKind = (kind: string, input: object, extra: object = {}) =>
+    log.record({ ...input, ...extra, kind });
   return {
     recordEvent: (input) => log.record(input),
     recordEvents: (inputs) => log.recordMany(inputs),
@@ -202,9 +259,11 @@ export function createEventsFeature(log: EventLog) {
     recordFileChange: (input) => withKind('file_change', input),
     recordValidation: (input) => withKind('validation', input),
     raiseBlocker: (input) => withKind('blocker', input),
-    resolveBlocker: (input) => withKind('blocker_resolved', input, { resolves: eventIdOf(input?.blockerId, 'blockerId') }),
+    resolveBlocker: (input) =>
+      withKind('blocker_resolved', input, { resolves: eventIdOf(input?.blockerId, 'blockerId') }),
     askQuestion: (input) => withKind('question', input),
-    answerQuestion: (input) => withKind('answer', input, { answers: eventIdOf(input?.questionId, 'questionId') }),
+    answerQuestion: (input) =>
+      withKind('answer', input, { answers: eventIdOf(input?.questionId, 'questionId') }),
     recordNote: (input) => withKind('note', input),
     async listEvents(sessionId: SessionId, options: ListEventsOptions = {}) {
       const id = asSessionId(requireId(sessionId, 'sessionId'));

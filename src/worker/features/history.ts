@@ -30,35 +30,38 @@ export function createHistoryFeature(log: EventLog) {
       const fts = toFtsQuery(text);
       if (fts === null) return { hits: [], matched: 'none' as const };
       const limit = options.limit === undefined ? DEFAULT_LIMIT : requireId(options.limit, 'limit');
-      if (limit > MAX_LIMIT) throw new BrainError('InvalidArgument', `limit is at most ${MAX_LIMIT}; got ${limit}.`);
+      if (limit > MAX_LIMIT)
+        throw new BrainError('InvalidArgument', `limit is at most ${MAX_LIMIT}; got ${limit}.`);
       if (options.kinds !== undefined && !Array.isArray(options.kinds)) {
         throw new BrainError('InvalidArgument', 'kinds must be an array of event kinds (or summary, step).');
       }
       const { hits, matched } = await history.search(fts, {
         limit,
-        ...(options.sessionId === undefined ? {} : { sessionId: asSessionId(requireId(options.sessionId, 'sessionId')) }),
-        ...(options.kinds === undefined ? {} : { kinds: options.kinds.map((k) => requireText(k, 'kind', 50)) }),
+        ...(options.sessionId === undefined
+          ? {}
+          : { sessionId: asSessionId(requireId(options.sessionId, 'sessionId')) }),
+        ...(options.kinds === undefined
+          ? {}
+          : { kinds: options.kinds.map((k) => requireText(k, 'kind', 50)) }),
       });
       return {
         matched: hits.length === 0 ? ('none' as const) : matched,
-        hits: hits.map(
-          (hit): HistoryHit => ({
-            source: hit.source,
-            sourceId: hit.sourceId,
-            eventId: hit.source === 'event' ? asEventId(hit.sourceId) : null,
-            sessionId: hit.sessionId,
-            taskId: hit.taskId,
-            stepId: hit.stepId,
-            planStepId: hit.planStepId === null ? null : asPlanStepId(hit.planStepId),
-            kind: hit.kind,
-            path: hit.path,
-            checkpointEntryId: hit.checkpointEntryId,
-            title: hit.title,
-            snippet: hit.snippet,
-            score: hit.score,
-            createdAt: hit.createdAt,
-          }),
-        ),
+        hits: hits.map((hit): HistoryHit => ({
+          source: hit.source,
+          sourceId: hit.sourceId,
+          eventId: hit.source === 'event' ? asEventId(hit.sourceId) : null,
+          sessionId: hit.sessionId,
+          taskId: hit.taskId,
+          stepId: hit.stepId,
+          planStepId: hit.planStepId === null ? null : asPlanStepId(hit.planStepId),
+          kind: hit.kind,
+          path: hit.path,
+          checkpointEntryId: hit.checkpointEntryId,
+          title: hit.title,
+          snippet: hit.snippet,
+          score: hit.score,
+          createdAt: hit.createdAt,
+        })),
       };
     },
   } satisfies HistoryApi;

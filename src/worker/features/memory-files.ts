@@ -52,7 +52,8 @@ export async function updateFile(
       await files.write(path, next, current?.version ?? null);
       return true;
     } catch (error) {
-      const conflict = typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'Conflict';
+      const conflict =
+        typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'Conflict';
       if (!conflict || attempt >= attempts) throw error;
     }
   }

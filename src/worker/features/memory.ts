@@ -10,9 +10,18 @@ import { createPlanFeature } from './plan';
 import { createSkillsFeature } from './skills';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 
-export function createMemoryFeatures(ctx: EngineContext, files: MemoryFilesProvider = noMemoryFiles): object[] {
+export function createMemoryFeatures(
+  ctx: EngineContext,
+  files: MemoryFilesProvider = noMemoryFiles,
+): object[] {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
   log.hooks.afterPublish = (event) => compression.maybeCompress(event.sessionId);
-  return [createEventsFeature(log), createPlanFeature(log, files), compression.feature, createHistoryFeature(log), createSkillsFeature(log, files)];
+  return [
+    createEventsFeature(log),
+    createPlanFeature(log, files),
+    compression.feature,
+    createHistoryFeature(log),
+    createSkillsFeature(log, files),
+  ];
 }

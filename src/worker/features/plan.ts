@@ -2,8 +2,21 @@ import { BrainError } from '../../core/errors';
 import { asPlanStepId, type PlanStepId } from '../../core/events/model';
 import { asTaskId, type TaskId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
-import { checkTransition, parsePlanSteps, type Plan, type PlanStep, type PlanStepState } from '../../core/plan/model';
-import { appendProgressNotes, archivedPlanPath, holdsAnotherPlan, renderPlanText, syncPlanText, type ProgressNote } from '../../core/plan/plan-file';
+import {
+  checkTransition,
+  parsePlanSteps,
+  type Plan,
+  type PlanStep,
+  type PlanStepState,
+} from '../../core/plan/model';
+import {
+  appendProgressNotes,
+  archivedPlanPath,
+  holdsAnotherPlan,
+  renderPlanText,
+  syncPlanText,
+  type ProgressNote,
+} from '../../core/plan/plan-file';
 import type { PlanApi, PlanChange, PlanFileStatus, RecordedEvent } from '../protocol-memory';
 import { errorText, type EventLog } from './events';
 import { memoryPaths, updateFile, type MemoryFilesProvider } from './memory-files';
@@ -21,18 +34,27 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
 
   async function sessionOf(taskId: TaskId) {
     const task = await tasks.get(taskId);
-    if (task.sessionId === null) throw new BrainError('InvalidArgument', `Task ${taskId} has no session any more; it cannot be planned.`);
+    if (task.sessionId === null)
+      throw new BrainError(
+        'InvalidArgument',
+        `Task ${taskId} has no session any more; it cannot be planned.`,
+      );
     return { task, sessionId: task.sessionId };
   }
 
   async function requirePlan(taskId: TaskId): Promise<Plan> {
     const plan = await plans.get(taskId);
-    if (!plan) throw new BrainError('NotFound', `Task ${taskId} has no plan; create one with createPlan.`, { taskId });
+    if (!plan)
+      throw new BrainError('NotFound', `Task ${taskId} has no plan; create one with createPlan.`, { taskId });
     return plan;
   }
 
   /** Mirrors the plan (and any progress notes) into the folder; agent.db already holds the truth. */
-  async function writeFiles(taskId: TaskId, plan: Plan | null, notes: readonly ProgressNote[]): Promise<PlanFileStatus> {
+  async function writeFiles(
+    taskId: TaskId,
+    plan: Plan | null,
+    notes: readonly ProgressNote[],
+  ): Promise<PlanFileStatus> {
     try {
       const folder = await files();
       if (!folder) return { planFile: 'no-folder' };
@@ -47,18 +69,28 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
           await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, plan, task.title));
         }
       }
-      if (notes.length > 0) await updateFile(folder, memoryPaths.progress, (text) => appendProgressNotes(text, notes));
+      if (notes.length > 0)
+        await updateFile(folder, memoryPaths.progress, (text) => appendProgressNotes(text, notes));
       return { planFile: 'written' };
     } catch (error) {
       return { planFile: 'failed', planFileError: errorText(error) };
     }
   }
 
-  async function finish(taskId: TaskId, notes: ProgressNote[], extra: { step?: PlanStep; changed: boolean }): Promise<PlanChange> {
+  async function finish(
+    taskId: TaskId,
+    notes: ProgressNote[],
+    extra: { step?: PlanStep; changed: boolean },
+  ): Promise<PlanChange> {
     const plan = await requirePlan(taskId);
     log.ctx.emit({ topic: 'plans', taskId });
     const step = extra.step && plan.steps.find((s) => s.id === extra.step?.id);
-    return { plan, changed: extra.changed, ...(step ? { step } : {}), ...(await writeFiles(taskId, plan, notes)) };
+    return {
+      plan,
+      changed: extra.changed,
+      ...(step ? { step } : {}),
+      ...(await writeFiles(taskId, plan, notes)),
+    };
   }
 
   /** Moves a step and records the move as an event, in one transaction; a step already there is left alone. */
@@ -74,13 +106,22 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
       const base = { sessionId, taskId: step.taskId, planStepId: id };
       const event =
         to === 'started' || to === 'done'
-          ? await log.insertParsed({ ...base, kind: to === 'started' ? 'plan_step_started' : 'plan_step_done', text: note ?? step.what })
-          : await log.insertParsed({ ...base, kind: 'progress', text: `${to === 'skipped' ? 'Skipped' : 'Reopened'} step ${step.n}: ${note ?? step.what}` });
+          ? await log.insertParsed({
+              ...base,
+              kind: to === 'started' ? 'plan_step_started' : 'plan_step_done',
+              text: note ?? step.what,
+            })
+          : await log.insertParsed({
+              ...base,
+              kind: 'progress',
+              text: `${to === 'skipped' ? 'Skipped' : 'Reopened'} step ${step.n}: ${note ?? step.what}`,
+            });
       return { step, changed: true, events: [event] };
     });
     const recorded = await Promise.all(result.events.map((e) => log.published(e)));
     const kind = to === 'todo' ? 'note' : to;
-    const notes: ProgressNote[] = recorded.length === 0 ? [] : [{ time: now, kind, stepId: id, text: note ?? result.step.what }];
+    const notes: ProgressNote[] =
+      recorded.length === 0 ? [] : [{ time: now, kind, stepId: id, text: note ?? result.step.what }];
     return finish(result.step.taskId, notes, { step: result.step, changed: result.changed });
   }
 
@@ -95,7 +136,11 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
         await plans.create(taskId, goal, clock.now());
         await plans.insertSteps(taskId, 0, steps, clock.now());
       });
-      return finish(taskId, [{ time: clock.now(), kind: 'note', text: `Plan created: ${goal} (${steps.length} steps)` }], { changed: true });
+      return finish(
+        taskId,
+        [{ time: clock.now(), kind: 'note', text: `Plan created: ${goal} (${steps.length} steps)` }],
+        { changed: true },
+      );
     },
 
     getPlan: (taskId: TaskId) => plans.get(taskIdOf(taskId)),
@@ -108,16 +153,26 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
         let after = plan.steps.length;
         if (input.afterStepId !== undefined) {
           const anchor = plan.steps.find((s) => s.id === input.afterStepId);
-          if (!anchor) throw new BrainError('NotFound', `Plan step ${input.afterStepId} is not in task ${taskId}'s plan.`);
+          if (!anchor)
+            throw new BrainError(
+              'NotFound',
+              `Plan step ${input.afterStepId} is not in task ${taskId}'s plan.`,
+            );
           after = anchor.n;
         }
         await plans.insertSteps(taskId, after, steps, clock.now());
       });
-      return finish(taskId, [{ time: clock.now(), kind: 'note', text: `Added ${steps.length} step(s) to the plan.` }], { changed: true });
+      return finish(
+        taskId,
+        [{ time: clock.now(), kind: 'note', text: `Added ${steps.length} step(s) to the plan.` }],
+        { changed: true },
+      );
     },
 
-    startPlanStep: (planStepId: PlanStepId, input?: { readonly note?: string }) => move(planStepId, 'started', optionalNote(input?.note, maxChars)),
-    completePlanStep: (planStepId: PlanStepId, input?: { readonly note?: string }) => move(planStepId, 'done', optionalNote(input?.note, maxChars)),
+    startPlanStep: (planStepId: PlanStepId, input?: { readonly note?: string }) =>
+      move(planStepId, 'started', optionalNote(input?.note, maxChars)),
+    completePlanStep: (planStepId: PlanStepId, input?: { readonly note?: string }) =>
+      move(planStepId, 'done', optionalNote(input?.note, maxChars)),
     skipPlanStep: (planStepId: PlanStepId, input: { readonly reason: string }) =>
       move(planStepId, 'skipped', requireText(input?.reason, 'Skip reason', maxChars)),
 
@@ -133,8 +188,11 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
         planStepId: input.planStepId,
       });
       const event = recorded.event;
-      const notes: ProgressNote[] = [{ time: event.createdAt, kind: 'note', stepId: event.planStepId, text: event.text }];
-      if (event.kind === 'progress' && event.next) notes.push({ time: event.createdAt, kind: 'next', stepId: event.planStepId, text: event.next });
+      const notes: ProgressNote[] = [
+        { time: event.createdAt, kind: 'note', stepId: event.planStepId, text: event.text },
+      ];
+      if (event.kind === 'progress' && event.next)
+        notes.push({ time: event.createdAt, kind: 'next', stepId: event.planStepId, text: event.next });
       return { ...recorded, ...(await writeFiles(taskId, await plans.get(taskId), notes)) };
     },
   } satisfies PlanApi;

@@ -11,7 +11,7 @@ import type { MemoryFilesProvider } from './memory-files';
 /** The task and its child tasks, all the way down (a child agent's work is part of what worked). */
 function withDescendants(root: Task, all: readonly Task[]): Set<number> {
   const ids = new Set<number>([root.id]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const t of all) {
       if (t.parentTaskId !== null && ids.has(t.parentTaskId) && !ids.has(t.id)) {
@@ -32,7 +32,8 @@ export function createSkillsFeature(log: EventLog, files: MemoryFilesProvider) {
   return {
     async draftSkillFromTask(taskId, options = {}): Promise<SkillDraftResult> {
       const task = await tasks.get(asTaskId(requireId(taskId, 'taskId')));
-      if (task.sessionId === null) throw new BrainError('Conflict', `Task ${task.id} lost its session; its events are gone.`);
+      if (task.sessionId === null)
+        throw new BrainError('Conflict', `Task ${task.id} lost its session; its events are gone.`);
       let name: string | undefined;
       if (options.name !== undefined) {
         name = requireText(options.name, 'Skill name', 64);

@@ -24,7 +24,8 @@ export async function historyBench(options: HistoryBenchOptions) {
     const { id: sessionId } = await brain.startSession({ title: 'history bench' });
     await brain.startTask({ sessionId, title: 'a long task' });
     let started = performance.now();
-    for (const batch of syntheticHistory(sessionId, options.records, options.seed)) await brain.recordEvents(batch);
+    for (const batch of syntheticHistory(sessionId, options.records, options.seed))
+      await brain.recordEvents(batch);
     const insertSeconds = (performance.now() - started) / 1000;
     started = performance.now();
     const compressed = await brain.compressContext(sessionId, { keepTail: 40 });
@@ -51,9 +52,15 @@ export async function historyBench(options: HistoryBenchOptions) {
         }
       }
       const sorted = [...times].sort((a, b) => a - b);
-      rounds.push({ p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN });
+      rounds.push({
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+        max: sorted[sorted.length - 1] ?? NaN,
+      });
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+    const median = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
     const shapes = [...byShape.entries()].map(([shape, list]) => {
       const s = [...list].sort((a, b) => a - b);
       return { shape, example: queries[shape] as string, p50: percentile(s, 50), p95: percentile(s, 95) };

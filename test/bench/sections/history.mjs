@@ -7,11 +7,25 @@ import { table } from '../lib/format.mjs';
 
 export const title = 'History search (recall)';
 
-const shapeNames = ['common word', 'frequent word', 'rare word', 'two words', 'three words', 'file path', 'prefix*'];
+const shapeNames = [
+  'common word',
+  'frequent word',
+  'rare word',
+  'two words',
+  'three words',
+  'file path',
+  'prefix*',
+];
 
 export async function run({ records = 100_000, queries = 300, rounds = 3, seed = 7 } = {}) {
   const result = await withBenchPage((page) =>
-    page.evaluate((options) => globalThis.bench.history(options), { dbName: `bench-history-${Date.now()}.db`, records, queries, rounds, seed }),
+    page.evaluate((options) => globalThis.bench.history(options), {
+      dbName: `bench-history-${Date.now()}.db`,
+      records,
+      queries,
+      rounds,
+      seed,
+    }),
   );
   console.log(
     `  ${result.records} events recorded in ${result.insertSeconds.toFixed(1)} s (batches of 10 000), ` +
@@ -39,7 +53,12 @@ export async function run({ records = 100_000, queries = 300, rounds = 3, seed =
     '',
     table(
       ['query shape', 'example', 'p50', 'p95'],
-      result.shapes.map((s) => [shapeNames[s.shape] ?? s.shape, `\`${s.example}\``, `${s.p50.toFixed(1)} ms`, `${s.p95.toFixed(1)} ms`]),
+      result.shapes.map((s) => [
+        shapeNames[s.shape] ?? s.shape,
+        `\`${s.example}\``,
+        `${s.p50.toFixed(1)} ms`,
+        `${s.p95.toFixed(1)} ms`,
+      ]),
     ),
   ];
   return { lines, ok };
