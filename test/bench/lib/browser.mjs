@@ -7,7 +7,8 @@
  *   BENCH_EXPERIMENT=page[,cache][,excl]  page: `PRAGMA page_size = $BENCH_PAGE` (default 65536) for new databases;
  *                                          cache: `cache_size = -65536` (64 MiB); excl: `locking_mode = EXCLUSIVE`;
  *                                          io: count the VFS's reads, writes and syncs (printed with BENCH_DEBUG=1);
- *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O).
+ *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O);
+ *                                          tempmem: `temp_store = MEMORY` (statement journals and temp tables off OPFS).
  */
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -47,6 +48,7 @@ function experimentPlugins() {
           let extra = '';
           if (exp.includes('cache')) extra += ' PRAGMA cache_size = -65536;';
           if (exp.includes('excl')) extra += ' PRAGMA locking_mode = EXCLUSIVE;';
+          if (exp.includes('tempmem')) extra += ' PRAGMA temp_store = MEMORY;';
           return code.replace("PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'");
         }
         if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('memvfs')) {
