@@ -10,6 +10,7 @@ import { CACHE } from './lib/corpus.mjs';
 
 const sections = {
   checkpoints: () => import('./sections/checkpoints.mjs'),
+  lifecycle: () => import('./sections/lifecycle.mjs'),
   history: () => import('./sections/history.mjs'),
 };
 

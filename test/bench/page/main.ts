@@ -4,9 +4,10 @@
  */
 import { openBrain } from '../../../src/lib/index';
 import { checkpointsBench } from './checkpoints';
+import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 
-const bench = { openBrain, checkpoints: checkpointsBench, history: historyBench };
+const bench = { openBrain, checkpoints: checkpointsBench, lifecycleSeed: lifecycleSeedBench, lifecycleLarge: lifecycleLargeBench, history: historyBench };
 
 declare global {
   var bench: typeof import('./main').benchApi;

@@ -1,0 +1,170 @@
+/**
+ * Section "lifecycle": cleanup by operability, through the real engine in the worker on OPFS in headless Chromium.
+ * (a) the seed's test: 100 tasks one after another, each superseding the last, with steps and repeated edits;
+ *     heavy bytes and file size every 10 tasks, with automatic cleanup and without (the control);
+ * (b) a generated ~255 MiB agent.db shaped like the seed's (2/3 checkpoint bodies, 1/3 steps, hundreds of tasks,
+ *     a few protected): audit(), planCleanup(), cleanup() timed, bytes before and after.
+ * Sizes can be scaled down for a quick look: BENCH_LIFECYCLE_MIB (default 255), BENCH_LIFECYCLE_TASKS (default 100).
+ */
+import { withBenchPage } from '../lib/browser.mjs';
+import { mib, table } from '../lib/format.mjs';
+
+export const title = 'Lifecycle cleanup';
+
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const ms = (x) => `${x.toFixed(1)} ms`;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function seedLines(seed) {
+  const { withCleanup: on, without: off } = seed;
+  const rows = on.rows.map((row, i) => {
+    const control = off.rows[i];
+    return [
+      row.task,
+      mib(row.heavyBytes),
+      mib(row.currentTaskHeavyBytes),
+      mib(row.fileBytes),
+      mib(row.freelistCount * row.pageSize),
+      mib(control.heavyBytes),
+      mib(control.fileBytes),
+    ];
+  });
+  const last = on.rows.at(-1);
+  const tenth = on.rows[0];
+  const targets = [
+    {
+      name: `heavy bytes after task ${last.task} ≤ current task's own + 5 %`,
+      show: `${mib(last.heavyBytes)} vs ${mib(last.currentTaskHeavyBytes)} MiB (${(last.heavyBytes / last.currentTaskHeavyBytes).toFixed(3)}×)`,
+      ok: last.heavyBytes <= 1.05 * last.currentTaskHeavyBytes,
+    },
+    {
+      name: `file after task ${last.task} ≤ 1.25 × file after task ${tenth.task}`,
+      show: `${mib(last.fileBytes)} vs ${mib(tenth.fileBytes)} MiB (${(last.fileBytes / tenth.fileBytes).toFixed(3)}×)`,
+      ok: last.fileBytes <= 1.25 * tenth.fileBytes,
+    },
+    {
+      name: 'every kept entry readable byte for byte',
+      show: `${on.readable} of ${on.expected} (kept tasks: ${on.keptTasks.join(', ')})`,
+      ok: on.readable === on.expected && on.mismatches === 0 && on.keptTasks.length === 1 && on.keptTasks[0] === on.currentTask,
+    },
+    {
+      name: 'a cleaned entry raises CheckpointRemoved',
+      show: `${on.removedChecked - on.removedWrong} of ${on.removedChecked}`,
+      ok: on.removedChecked > 0 && on.removedWrong === 0,
+    },
+    {
+      name: 'integrity_check',
+      show: `${on.integrity[0]} / ${off.integrity[0]} (control)`,
+      ok: on.integrity[0] === 'ok' && off.integrity[0] === 'ok',
+    },
+  ];
+  return {
+    targets,
+    lines: [
+      `### (a) The seed's test: ${last.task} tasks, each superseding the last`,
+      '',
+      'Each task: a message, steps with ~6 KB of tool output each, repeated edits of the same source files (each one ' +
+        '`checkpointFile`, before and after), a summary. Automatic cleanup on (a pass 100 ms after a task state change); ' +
+        `figures taken once it caught up (longest wait ${ms(on.maxWaitForAutoMs)}). Control: the same run with cleanup off.`,
+      '',
+      table(
+        ['after task', 'heavy MiB', "current task's own", 'file MiB', 'free in file', 'control: heavy MiB', 'control: file MiB'],
+        rows,
+      ),
+      '',
+      table(['target', 'measured', 'met'], targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**'])),
+    ],
+  };
+}
+
+function largeLines(large) {
+  const warmMs = large.warm.map((w) => w.ms);
+  const warmEngine = large.warm.map((w) => w.engineMs);
+  const b = large.before;
+  const a = large.after;
+  const m = large.afterMaintain;
+  const heavy = (x) => x.bytes.steps + x.bytes.checkpointStored;
+  const targets = [
+    { name: 'audit() < 200 ms (cold, first call after opening)', show: ms(large.cold.ms), ok: large.cold.ms < 200 },
+    { name: 'audit() < 200 ms (warm, worst of runs)', show: ms(Math.max(...warmMs)), ok: Math.max(...warmMs) < 200 },
+    { name: 'cleanup() failures', show: String(large.cleanup.failed), ok: large.cleanup.failed === 0 },
+    { name: 'integrity_check', show: large.integrity[0], ok: large.integrity[0] === 'ok' },
+  ];
+  return {
+    targets,
+    lines: [
+      `### (b) A generated ${mib(b.fileBytes)} MiB agent.db shaped like the seed's`,
+      '',
+      `${large.tasks} tasks in sessions (${large.protectedTasks} protected: each session's current task, what it references, ` +
+        'some pinned); each task has ${large.entriesPerTask} checkpoint entries (new files; random base64 bodies, so they compress to about 3/4) and ${large.stepsPerTask} steps, sizes varying around the mean. ' +
+        `Checkpoint bodies ${pct(b.bytes.checkpointStored / b.fileBytes)} of the file, steps ${pct(b.bytes.steps / b.fileBytes)}. ` +
+        `Generated through the engine in ${(large.generateMs / 1000).toFixed(0)} s. Browser quota ${mib(large.quota.quota)} MiB.`,
+      '',
+      table(
+        ['call', 'time (page → worker → page)', 'inside the engine'],
+        [
+          ['audit(), cold (fresh worker)', ms(large.cold.ms), ms(large.cold.engineMs)],
+          [`audit(), warm (median / max of ${warmMs.length})`, `${ms(median(warmMs))} / ${ms(Math.max(...warmMs))}`, `${ms(median(warmEngine))} / ${ms(Math.max(...warmEngine))}`],
+          [`planCleanup() (${large.plan.counts.keep} keep, ${large.plan.counts.clean} clean)`, ms(large.plan.ms), ''],
+          [`cleanup() (${large.cleanup.cleaned} tasks, one transaction each)`, ms(large.cleanup.ms), ''],
+          [`maintain({ budgetMs: 10000 }) (${large.maintain.pagesFreed} pages${large.maintain.more ? ', more left' : ''})`, ms(large.maintain.ms), ''],
+        ],
+      ),
+      '',
+      table(
+        ['', 'before cleanup', 'after cleanup', 'after maintain()'],
+        [
+          ['file', mib(b.fileBytes), mib(a.fileBytes), mib(m.fileBytes)],
+          ['free pages in the file', mib(b.freeBytes), mib(a.freeBytes), mib(m.freeBytes)],
+          ['checkpoint bodies (stored)', mib(b.bytes.checkpointStored), mib(a.bytes.checkpointStored), mib(m.bytes.checkpointStored)],
+          ['checkpoint bodies (raw)', mib(b.bytes.checkpointRaw), mib(a.bytes.checkpointRaw), mib(m.bytes.checkpointRaw)],
+          ['steps', mib(b.bytes.steps), mib(a.bytes.steps), mib(m.bytes.steps)],
+          ['heavy total', mib(heavy(b)), mib(heavy(a)), mib(heavy(m))],
+          ['reclaimable (audit)', mib(b.reclaimable.bytes), mib(a.reclaimable.bytes), mib(m.reclaimable.bytes)],
+        ],
+      ),
+      '',
+      `All sizes in MiB. cleanup() reported ${mib(large.cleanup.bytesFreed)} MiB freed; planCleanup() had predicted ${mib(large.plan.freesBytes)} MiB.`,
+      '',
+      table(['target', 'measured', 'met'], targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**'])),
+    ],
+  };
+}
+
+export async function run() {
+  const targetMiB = Number(process.env.BENCH_LIFECYCLE_MIB ?? 255);
+  const tasks = Number(process.env.BENCH_LIFECYCLE_TASKS ?? 100);
+  const stamp = Date.now();
+  const { seed, large } = await withBenchPage(async (page) => {
+    // A renderer that dies leaves page.evaluate waiting forever: fail instead.
+    const crashed = new Promise((_, reject) => page.on('crash', () => reject(new Error('The bench page crashed.'))));
+    page.on('console', (message) => {
+      if (message.text().startsWith('[lifecycle]')) console.log(`  ${message.text()}`);
+    });
+    const evaluate = (fn, options) => Promise.race([page.evaluate(fn, options), crashed]);
+    console.log(`  (a) ${tasks} tasks, with automatic cleanup and without…`);
+    const seed = await evaluate((o) => globalThis.bench.lifecycleSeed(o), {
+      dbName: `bench-lifecycle-seed-${stamp}`,
+      tasks,
+      steps: 20,
+      files: 4,
+      edits: 5,
+      seed: 11,
+    });
+    console.log(`  (b) generating a ${targetMiB} MiB database…`);
+    const large = await evaluate((o) => globalThis.bench.lifecycleLarge(o), {
+      dbName: `bench-lifecycle-large-${stamp}.db`,
+      targetMiB,
+      sessions: 5,
+      tasksPerSession: 60,
+      entriesPerTask: 40,
+      stepsPerTask: 20,
+      seed: 13,
+      audits: 7,
+    });
+    return { seed, large };
+  });
+  const a = seedLines(seed);
+  const b = largeLines(large);
+  return { lines: [...a.lines, '', ...b.lines], ok: [...a.targets, ...b.targets].every((t) => t.ok) };
+}
