@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock';
 import { createBrainApi } from '../../src/worker/api';
 import type { BrainApi, BrainChange, TaskId } from '../../src/worker/protocol';
-import { body, heavyState, makeHeavy } from './cleanup-fixtures';
+import { body, heavyState, makeHeavy, manualTimers } from './cleanup-fixtures';
+import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
 import { memoryBrain } from './engine-helpers';
 
 /** One session holding every kind of protection, plus one superseded task nothing needs. */
@@ -227,26 +228,7 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
 
 describe('automatic cleanup', () => {
   it('runs a pass after task state changes, without any byte threshold', async () => {
-    let time = 0;
-    const due: { at: number; fn: () => void }[] = [];
-    const timers = {
-      now: () => time,
-      set: (fn: () => void, ms: number) => due.push({ at: time + ms, fn }) - 1,
-      clear: (handle: unknown) => {
-        const slot = due[handle as number];
-        if (slot) slot.at = Infinity;
-      },
-    };
-    const advance = async (ms: number) => {
-      time += ms;
-      for (const slot of due) {
-        if (slot.at <= time) {
-          slot.at = Infinity;
-          slot.fn();
-        }
-      }
-      for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-    };
+    const { timers, advance } = manualTimers();
     const { api } = await memoryBrain({ lifecycle: { enabled: true, debounceMs: 100, idleMs: 10_000, timers } });
     const { id: sessionId } = await api.startSession();
     const { id: first } = await api.startTask({ sessionId, title: 'first' });
@@ -264,6 +246,38 @@ describe('automatic cleanup', () => {
     expect(status.runs).toBeGreaterThanOrEqual(1);
     await expect(api.setAutoCleanup({ debounceMs: -1 })).rejects.toMatchObject({ code: 'InvalidArgument' });
     await expect(api.setAutoCleanup(null as never)).rejects.toMatchObject({ code: 'InvalidArgument' });
+  });
+
+  it('does not spin on a task that keeps failing, and reports it in the status', async () => {
+    const { timers, advance } = manualTimers();
+    let victim = 0;
+    const { api } = await memoryBrain({
+      lifecycle: {
+        enabled: true,
+        debounceMs: 10,
+        idleMs: 1_000_000,
+        timers,
+        checkpoints: (db) => {
+          const real = checkpointCleanup(db);
+          return {
+            ...real,
+            removeTaskCheckpoints: async (taskId, removal) => {
+              if (taskId === victim) throw new Error('this task cannot be cleaned');
+              return real.removeTaskCheckpoints(taskId, removal);
+            },
+          };
+        },
+      },
+    });
+    const { id: sessionId } = await api.startSession();
+    const ids: TaskId[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await api.startTask({ sessionId, title: `t${i}` })).id);
+    victim = ids[0] as number;
+    for (const id of ids.slice(0, 19)) await api.setTaskState(id, 'done');
+    await advance(20);
+    await expect.poll(async () => (await api.audit()).autoCleanup.lastError?.message ?? '').toMatch(/could not clean task\(s\) 1: this task cannot be cleaned/);
+    const plan = await api.planCleanup();
+    expect(plan.tasks.filter((t) => t.verdict === 'clean').map((t) => t.taskId)).toEqual([victim]);
   });
 
   it('is off by default for an in-memory engine and on for a real (OPFS) one', async () => {

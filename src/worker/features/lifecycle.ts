@@ -73,7 +73,8 @@ const noHeavy: HeavyData = {
 const noCheckpointBytes: CheckpointBytes = { entries: 0, storedBytes: 0, rawBytes: 0, exclusiveStoredBytes: 0 };
 
 function errorData(error: unknown): BrainErrorData {
-  return isBrainError(error) ? error.toData() : { code: 'Internal', message: String(error) };
+  if (isBrainError(error)) return error.toData();
+  return { code: 'Internal', message: error instanceof Error ? error.message : String(error) };
 }
 
 function mib(bytes: number): string {
@@ -128,9 +129,19 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
         if (!engine) return { more: false };
         // Small batches, each its own engine call, so an agent's calls get in between on a long backlog.
         let report = await engine.cleanup({ maxTasks: autoBatchTasks });
-        while (report.remaining > 0) report = await engine.cleanup({ maxTasks: autoBatchTasks });
+        const failed = [...report.failed];
+        // Go on while batches make progress: tasks that keep failing must not spin the loop.
+        while (report.remaining > 0 && report.cleaned.length > 0) {
+          report = await engine.cleanup({ maxTasks: autoBatchTasks });
+          failed.push(...report.failed);
+        }
         let more = report.deferred > 0;
         if (trigger === 'idle') more = (await engine.maintain({ budgetMs: options.idleMaintainBudgetMs ?? 50 })).more || more;
+        const first = failed[0];
+        if (first) {
+          // Surfaces in the status (lastError); each failed task was rolled back and is retried by the next pass.
+          throw new BrainError(first.error.code, `Automatic cleanup could not clean task(s) ${[...new Set(failed.map((f) => f.taskId))].join(', ')}: ${first.error.message}`);
+        }
         return { more };
       },
     },
