@@ -184,7 +184,8 @@ export interface MaintainReport {
   readonly more: boolean;
   readonly elapsedMs: number;
   /** Present when nothing was done, saying why. */
-  readonly skipped?: { readonly kind: 'task-running'; readonly taskId: TaskId } | { readonly kind: 'no-auto-vacuum' };
+  readonly skipped?:
+    { readonly kind: 'task-running'; readonly taskId: TaskId } | { readonly kind: 'no-auto-vacuum' };
 }
 
 export interface CompactReport {

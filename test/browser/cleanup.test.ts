@@ -19,16 +19,31 @@ afterEach(async () => {
 });
 
 const text = (task: number, version: number, lines = 300) =>
-  Array.from({ length: lines }, (_, i) => `export const v${i} = ${i % 11 === version % 11 ? `'t${task} edit ${version}'` : `'same ${i}'`};\n`).join('');
+  Array.from(
+    { length: lines },
+    (_, i) =>
+      `export const v${i} = ${i % 11 === version % 11 ? `'t${task} edit ${version}'` : `'same ${i}'`};\n`,
+  ).join('');
 
 type Api = Pick<Brain, 'recordStep' | 'checkpointFile'>;
 
 async function makeHeavy(api: Api, taskId: TaskId, steps: number, edits: number, stepBytes = 2_000) {
   for (let i = 0; i < steps; i++) {
-    await api.recordStep({ taskId, tool: 'edit', params: { i }, result: { output: `${taskId}:${i}:`.padEnd(stepBytes, 'r') }, status: 'ok' });
+    await api.recordStep({
+      taskId,
+      tool: 'edit',
+      params: { i },
+      result: { output: `${taskId}:${i}:`.padEnd(stepBytes, 'r') },
+      status: 'ok',
+    });
   }
   for (let v = 0; v < edits; v++) {
-    await api.checkpointFile({ taskId, path: `src/t${taskId}.ts`, before: v === 0 ? null : text(taskId, v - 1), after: text(taskId, v) });
+    await api.checkpointFile({
+      taskId,
+      path: `src/t${taskId}.ts`,
+      before: v === 0 ? null : text(taskId, v - 1),
+      after: text(taskId, v),
+    });
   }
 }
 
@@ -37,7 +52,12 @@ describe('cleanup in the worker on OPFS', () => {
     const brain = await brainNamed(uniqueName());
     const { id: sessionId } = await brain.startSession({ title: 'cleanup' });
     const { id: parent } = await brain.startTask({ sessionId, title: 'parent' });
-    const { id: child } = await brain.startTask({ sessionId, title: 'child', parentTaskId: parent, makeCurrent: false });
+    const { id: child } = await brain.startTask({
+      sessionId,
+      title: 'child',
+      parentTaskId: parent,
+      makeCurrent: false,
+    });
     const { id: old } = await brain.startTask({ sessionId, title: 'old', makeCurrent: false });
     for (const id of [parent, child, old]) await makeHeavy(brain, id, 30, 4, 20_000);
     await brain.recordMessage({ sessionId, taskId: old, role: 'assistant', content: 'old work' });
@@ -57,8 +77,11 @@ describe('cleanup in the worker on OPFS', () => {
     const report = await brain.cleanup();
     expect(report.cleaned).toMatchObject([{ taskId: old, stepsRemoved: 30, checkpointEntriesRemoved: 4 }]);
     const [entry] = await brain.listCheckpoints(old);
-    await expect(brain.readCheckpoint(entry?.id as never)).rejects.toMatchObject({ code: 'CheckpointRemoved' });
-    for (const e of await brain.listCheckpoints(child)) expect((await brain.readCheckpoint(e.id)).after).toMatch(/t\d+ edit/);
+    await expect(brain.readCheckpoint(entry?.id as never)).rejects.toMatchObject({
+      code: 'CheckpointRemoved',
+    });
+    for (const e of await brain.listCheckpoints(child))
+      expect((await brain.readCheckpoint(e.id)).after).toMatch(/t\d+ edit/);
     expect((await brain.listMessages(sessionId, old)).map((m) => m.content)).toEqual(['old work']);
 
     const afterCleanup = await brain.audit();
@@ -142,7 +165,9 @@ describe('a tab killed in the middle of a cleanup', () => {
     for (let attempt = 1; attempt <= 3 && !killedMidTransaction; attempt++) {
       const dbName = uniqueName();
       installErrorTransfer();
-      const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), { type: 'module' });
+      const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
+        type: 'module',
+      });
       const remote = Comlink.wrap<BrainWorker>(worker);
       await remote.open({ dbName });
       await remote.setAutoCleanup({ enabled: false });
@@ -186,13 +211,26 @@ describe('a tab killed in the middle of a cleanup', () => {
         const entries = await brain.listCheckpoints(id);
         expect(entries.length).toBe(edits);
         const reads = await Promise.all(
-          entries.map((e) => brain.readCheckpoint(e.id).then(() => 'ok', (error: { code?: string }) => error.code)),
+          entries.map((e) =>
+            brain.readCheckpoint(e.id).then(
+              () => 'ok',
+              (error: { code?: string }) => error.code,
+            ),
+          ),
         );
         if (task.heavyRemovedAt === null) {
-          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([steps, Array(edits).fill('ok'), false]);
+          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([
+            steps,
+            Array(edits).fill('ok'),
+            false,
+          ]);
         } else {
           fullyCleaned++;
-          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([0, Array(edits).fill('CheckpointRemoved'), true]);
+          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([
+            0,
+            Array(edits).fill('CheckpointRemoved'),
+            true,
+          ]);
         }
       }
       expect(fullyCleaned).toBeGreaterThanOrEqual(killAfter);

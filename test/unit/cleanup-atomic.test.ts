@@ -36,13 +36,18 @@ describe('cleanup is atomic per task', () => {
     // entries marked removed. Fail exactly there, for the third task only.
     let logInserts = 0;
     const faulty = createBrainApi({
-      database: faultyDatabase(database, (sql) => sql.includes('INSERT INTO cleanup_log') && ++logInserts === 3),
+      database: faultyDatabase(
+        database,
+        (sql) => sql.includes('INSERT INTO cleanup_log') && ++logInserts === 3,
+      ),
       storage: 'memory',
       clock: fixedClock(2_000_000_000_000),
     });
     const report = await faulty.cleanup();
     expect(report.cleaned.map((r) => r.taskId)).toEqual([ids[0], ids[1], ids[3]]);
-    expect(report.failed).toMatchObject([{ taskId: victim, error: { code: 'Internal', message: expect.stringContaining('injected failure') } }]);
+    expect(report.failed).toMatchObject([
+      { taskId: victim, error: { code: 'Internal', message: expect.stringContaining('injected failure') } },
+    ]);
 
     const after = await rowCounts(api, ids);
     expect(after[2]).toEqual(before[2]);
@@ -104,7 +109,8 @@ describe('cleanup is atomic per task', () => {
     let deletes = 0;
     const closed = createBrainApi({
       database: faultyDatabase(database, (sql) => {
-        if (sql.includes('DELETE FROM steps') && ++deletes === 2) throw new BrainError('Closed', 'The database is closed.');
+        if (sql.includes('DELETE FROM steps') && ++deletes === 2)
+          throw new BrainError('Closed', 'The database is closed.');
         return false;
       }),
       storage: 'memory',

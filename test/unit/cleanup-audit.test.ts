@@ -8,7 +8,9 @@ import { memoryBrain } from './engine-helpers';
 async function exactBytes(db: SqlDriver) {
   const one = async (sql: string) => (await db.get<{ n: number | null }>(sql))?.n ?? 0;
   return {
-    steps: await one('SELECT sum(octet_length(tool) + octet_length(params) + octet_length(result)) AS n FROM steps'),
+    steps: await one(
+      'SELECT sum(octet_length(tool) + octet_length(params) + octet_length(result)) AS n FROM steps',
+    ),
     messages: await one('SELECT sum(octet_length(content)) AS n FROM messages'),
     summaries: await one('SELECT sum(octet_length(kind) + octet_length(content)) AS n FROM summaries'),
     checkpointStored: await one('SELECT sum(length(bytes)) AS n FROM checkpoint_body_data'),
@@ -36,15 +38,29 @@ describe('audit', () => {
     for (const id of ids.slice(0, 3)) await api.setTaskState(id, 'superseded');
     const audit = await api.audit();
     const exact = await exactBytes(database.driver);
-    expect(audit.bytes).toMatchObject({ steps: exact.steps, messages: exact.messages, summaries: exact.summaries, checkpointStored: exact.checkpointStored });
+    expect(audit.bytes).toMatchObject({
+      steps: exact.steps,
+      messages: exact.messages,
+      summaries: exact.summaries,
+      checkpointStored: exact.checkpointStored,
+    });
     expect(audit.bytes.checkpointRaw).toBeGreaterThan(audit.bytes.checkpointStored);
-    expect(audit.counts).toMatchObject({ tasks: 4, tasksCleaned: 0, steps: 20, messages: 5, summaries: 4, checkpointEntries: 16 });
+    expect(audit.counts).toMatchObject({
+      tasks: 4,
+      tasksCleaned: 0,
+      steps: 20,
+      messages: 5,
+      summaries: 4,
+      checkpointEntries: 16,
+    });
     expect(audit.fileBytes).toBe(audit.pageSize * audit.pageCount);
     expect(audit.autoVacuum).toBe('incremental');
     expect(audit.tasks.map((t) => t.taskId)).toEqual(ids);
     expect(audit.tasks.reduce((sum, t) => sum + t.stepBytes, 0)).toBe(exact.steps);
     expect(audit.tasks.reduce((sum, t) => sum + t.messageBytes, 0)).toBe(exact.messages - 'no task'.length);
-    expect(audit.tasks.every((t) => t.heavyBytes === t.stepBytes + t.checkpointStoredBytes && t.exists)).toBe(true);
+    expect(audit.tasks.every((t) => t.heavyBytes === t.stepBytes + t.checkpointStoredBytes && t.exists)).toBe(
+      true,
+    );
 
     const plan = await api.planCleanup();
     expect(audit.reclaimable).toMatchObject({ tasks: 3, bytes: plan.freesBytes });
@@ -57,7 +73,11 @@ describe('audit', () => {
     expect(after.bytes.checkpointStored).toBe(exactAfter.checkpointStored);
     expect(after.reclaimable).toEqual({ tasks: 0, stepBytes: 0, checkpointStoredBytes: 0, bytes: 0 });
     expect(after.counts.tasksCleaned).toBe(3);
-    expect(after.tasks.find((t) => t.taskId === ids[0])).toMatchObject({ stepBytes: 0, checkpointStoredBytes: 0, messageBytes: 'message ✓ 0'.length + 2 });
+    expect(after.tasks.find((t) => t.taskId === ids[0])).toMatchObject({
+      stepBytes: 0,
+      checkpointStoredBytes: 0,
+      messageBytes: 'message ✓ 0'.length + 2,
+    });
   });
 
   it('keeps its counters exact through session deletion (cascade) and messages losing their task', async () => {
@@ -67,10 +87,17 @@ describe('audit', () => {
     await api.deleteSession(sessionId);
     const audit = await api.audit();
     const exact = await exactBytes(database.driver);
-    expect(audit.bytes).toMatchObject({ steps: exact.steps, messages: exact.messages, summaries: exact.summaries });
+    expect(audit.bytes).toMatchObject({
+      steps: exact.steps,
+      messages: exact.messages,
+      summaries: exact.summaries,
+    });
     expect(audit.counts.messages).toBe(2);
     await database.driver.run('UPDATE messages SET task_id = NULL WHERE task_id = ?', [others[0]]);
-    await database.driver.run(`UPDATE steps SET params = '{"bigger":"${'y'.repeat(1000)}"}' WHERE task_id = ?`, [others[0]]);
+    await database.driver.run(
+      `UPDATE steps SET params = '{"bigger":"${'y'.repeat(1000)}"}' WHERE task_id = ?`,
+      [others[0]],
+    );
     const again = await api.audit();
     const exactAgain = await exactBytes(database.driver);
     expect(again.bytes.steps).toBe(exactAgain.steps);
@@ -78,7 +105,10 @@ describe('audit', () => {
       'SELECT sum(octet_length(tool) + octet_length(params) + octet_length(result)) AS n FROM steps WHERE task_id = ?',
       [others[0]],
     );
-    expect(again.tasks.find((t) => t.taskId === others[0])).toMatchObject({ messageBytes: 0, stepBytes: taskSteps?.n });
+    expect(again.tasks.find((t) => t.taskId === others[0])).toMatchObject({
+      messageBytes: 0,
+      stepBytes: taskSteps?.n,
+    });
   });
 });
 
@@ -123,7 +153,10 @@ describe('space upkeep', () => {
     const { fileBytes } = await api.audit();
     quota = { usage: 10 * 1048576, quota: 10 * 1048576 + 2 * fileBytes - 1 };
     const error = await api.compact().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'QuotaExceeded', message: expect.stringMatching(/needs about .* free .*Nothing was changed/) });
+    expect(error).toMatchObject({
+      code: 'QuotaExceeded',
+      message: expect.stringMatching(/needs about .* free .*Nothing was changed/),
+    });
     expect((await api.audit()).fileBytes).toBe(fileBytes);
 
     quota = { usage: 10 * 1048576, quota: 10 * 1048576 + 2 * fileBytes };

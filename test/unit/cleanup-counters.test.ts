@@ -22,11 +22,23 @@ async function expectCountersExact(db: SqlDriver) {
   const repo = createCheckpointsRepo(db);
   const port = checkpointCleanup(db);
   const exact = await repo.totals();
-  expect(await port.totals()).toEqual({ entries: exact.entries - exact.removedEntries, storedBytes: exact.storedBytes, rawBytes: exact.rawBytes });
+  expect(await port.totals()).toEqual({
+    entries: exact.entries - exact.removedEntries,
+    storedBytes: exact.storedBytes,
+    rawBytes: exact.rawBytes,
+  });
   const want = new Map(
     (await repo.bytesByTask())
       .filter((r) => r.entries > r.removedEntries || r.bodies > 0)
-      .map((r) => [r.taskId, { entries: r.entries - r.removedEntries, storedBytes: r.storedBytes, rawBytes: r.rawBytes, exclusiveStoredBytes: r.exclusiveStoredBytes }]),
+      .map((r) => [
+        r.taskId,
+        {
+          entries: r.entries - r.removedEntries,
+          storedBytes: r.storedBytes,
+          rawBytes: r.rawBytes,
+          exclusiveStoredBytes: r.exclusiveStoredBytes,
+        },
+      ]),
   );
   expect(await port.byTask()).toEqual(want);
 }
@@ -54,7 +66,8 @@ describe('checkpoint counters (kept by triggers) stay exact', () => {
       await expectCountersExact(database.driver);
       if (round % 3 === 2) {
         // Finish a few older tasks and clean them: their bodies go, dependents are rebased.
-        for (const old of tasks.slice(0, -1)) if (next() < 0.5) await api.setTaskState(old, 'superseded').catch(() => undefined);
+        for (const old of tasks.slice(0, -1))
+          if (next() < 0.5) await api.setTaskState(old, 'superseded').catch(() => undefined);
         await api.cleanup();
         await expectCountersExact(database.driver);
       }
@@ -70,10 +83,16 @@ describe('checkpoint counters (kept by triggers) stay exact', () => {
     const { id: old } = await api.startTask({ sessionId, title: 'old' });
     const { id: kept } = await api.startTask({ sessionId, title: 'kept' });
     // Versions one line apart: each after body is stored as a delta against its before body.
-    const version = (v: number) => Array.from({ length: 2000 }, (_, i) => (i === v * 100 ? `edited ${v}\n` : `const x${i} = ${(i * 7919) % 10007};\n`)).join('');
+    const version = (v: number) =>
+      Array.from({ length: 2000 }, (_, i) =>
+        i === v * 100 ? `edited ${v}\n` : `const x${i} = ${(i * 7919) % 10007};\n`,
+      ).join('');
     await api.checkpointFile({ taskId: old, path: 'a.ts', before: version(0), after: version(1) });
     await api.checkpointFile({ taskId: kept, path: 'a.ts', before: version(1), after: version(2) });
-    const codecs = () => database.driver.all<{ codec: string; stored_size: number }>('SELECT codec, stored_size FROM checkpoint_bodies ORDER BY id');
+    const codecs = () =>
+      database.driver.all<{ codec: string; stored_size: number }>(
+        'SELECT codec, stored_size FROM checkpoint_bodies ORDER BY id',
+      );
     const beforeCleanup = await codecs();
     expect(beforeCleanup.map((b) => b.codec)).toEqual(['zlib', 'delta', 'delta']);
     await expectCountersExact(database.driver);
@@ -100,10 +119,11 @@ describe('checkpoint counters (kept by triggers) stay exact', () => {
     // Replay migration 3's backfill over the same rows (counters emptied first) and compare.
     const { default: sql } = await import('../../src/storage/sqlite/migrations/003-cleanup');
     const backfill = sql.slice(sql.indexOf('INSERT INTO checkpoint_totals'), sql.indexOf('-- Entries:'));
-    await database.driver.exec('DELETE FROM checkpoint_totals; DELETE FROM checkpoint_task_bodies; DELETE FROM checkpoint_task_bytes;');
+    await database.driver.exec(
+      'DELETE FROM checkpoint_totals; DELETE FROM checkpoint_task_bodies; DELETE FROM checkpoint_task_bytes;',
+    );
     await database.driver.exec(backfill);
     expect(await checkpointCleanup(database.driver).byTask()).toEqual(before);
     await expectCountersExact(database.driver);
   });
 });
-

@@ -4,17 +4,31 @@ import type { BrainApi, TaskId } from '../../src/worker/protocol';
 
 /** A text body that differs per task and version, big enough that compression and deltas have work to do. */
 export function body(taskId: number, version: number, lines = 200): string {
-  return Array.from({ length: lines }, (_, i) => `// task ${taskId} line ${i} ${i % 7 === version % 7 ? `edited v${version}` : 'same'}\n`).join('');
+  return Array.from(
+    { length: lines },
+    (_, i) => `// task ${taskId} line ${i} ${i % 7 === version % 7 ? `edited v${version}` : 'same'}\n`,
+  ).join('');
 }
 
 /** Gives a task heavy data: `steps` steps and `edits` successive edits of one file, each checkpointed. */
 export async function makeHeavy(api: BrainApi, taskId: TaskId, steps = 3, edits = 3): Promise<number[]> {
   for (let i = 0; i < steps; i++) {
-    await api.recordStep({ taskId, tool: 'edit', params: { path: `src/t${taskId}.ts`, i }, result: { output: 'x'.repeat(500 + i) }, status: 'ok' });
+    await api.recordStep({
+      taskId,
+      tool: 'edit',
+      params: { path: `src/t${taskId}.ts`, i },
+      result: { output: 'x'.repeat(500 + i) },
+      status: 'ok',
+    });
   }
   const ids: number[] = [];
   for (let v = 0; v < edits; v++) {
-    const { id } = await api.checkpointFile({ taskId, path: `src/t${taskId}.ts`, before: v === 0 ? null : body(taskId, v - 1), after: body(taskId, v) });
+    const { id } = await api.checkpointFile({
+      taskId,
+      path: `src/t${taskId}.ts`,
+      before: v === 0 ? null : body(taskId, v - 1),
+      after: body(taskId, v),
+    });
     ids.push(id);
   }
   return ids;
@@ -50,7 +64,13 @@ export function faultyDatabase(database: Database, failOn: (sql: string) => bool
     transaction: (fn) => driver.transaction(fn),
     close: () => driver.close(),
   };
-  return { ...database, driver: faulty, get schemaVersion() { return database.schemaVersion; } };
+  return {
+    ...database,
+    driver: faulty,
+    get schemaVersion() {
+      return database.schemaVersion;
+    },
+  };
 }
 
 /** Timers on a hand-moved clock for the automatic passes: `advance(ms)` fires what falls due. */

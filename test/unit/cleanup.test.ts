@@ -30,8 +30,18 @@ async function protectionScenario(api: BrainApi) {
   await api.setCurrentTask(sessionId, current);
   const kept = { running, waiting, current, child, grandchild, referenced, pinned };
   for (const id of [...Object.values(kept), superseded]) await makeHeavy(api, id);
-  await api.recordMessage({ sessionId, taskId: superseded, role: 'assistant', content: 'I replaced the parser.' });
-  await api.recordSummary({ sessionId, taskId: superseded, kind: 'task', content: 'Parser replaced; tests green.' });
+  await api.recordMessage({
+    sessionId,
+    taskId: superseded,
+    role: 'assistant',
+    content: 'I replaced the parser.',
+  });
+  await api.recordSummary({
+    sessionId,
+    taskId: superseded,
+    kind: 'task',
+    content: 'Parser replaced; tests green.',
+  });
   return { sessionId, kept, superseded };
 }
 
@@ -47,15 +57,26 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     expect(verdict(kept.running)?.reasons).toEqual([{ kind: 'running' }]);
     expect(verdict(kept.waiting)?.reasons).toEqual([{ kind: 'waiting_user' }]);
     expect(verdict(kept.current)?.reasons).toEqual([{ kind: 'current', sessionId }]);
-    expect(verdict(kept.child)?.reasons).toEqual([{ kind: 'referenced', by: kept.current, refKind: 'child', path: [kept.current, kept.child] }]);
+    expect(verdict(kept.child)?.reasons).toEqual([
+      { kind: 'referenced', by: kept.current, refKind: 'child', path: [kept.current, kept.child] },
+    ]);
     expect(verdict(kept.grandchild)?.reasons).toEqual([
-      { kind: 'referenced', by: kept.child, refKind: 'child', path: [kept.current, kept.child, kept.grandchild] },
+      {
+        kind: 'referenced',
+        by: kept.child,
+        refKind: 'child',
+        path: [kept.current, kept.child, kept.grandchild],
+      },
     ]);
     expect(verdict(kept.referenced)?.reasons).toEqual([
       { kind: 'referenced', by: kept.current, refKind: 'reference', path: [kept.current, kept.referenced] },
     ]);
     expect(verdict(kept.pinned)?.reasons).toEqual([{ kind: 'pinned' }]);
-    expect(verdict(superseded)).toMatchObject({ verdict: 'clean', reasons: [{ kind: 'superseded' }], title: 'superseded' });
+    expect(verdict(superseded)).toMatchObject({
+      verdict: 'clean',
+      reasons: [{ kind: 'superseded' }],
+      title: 'superseded',
+    });
     expect(verdict(superseded)?.freesBytes).toBeGreaterThan(0);
     expect(plan.counts).toEqual({ keep: 7, clean: 1, skip: 0 });
     expect(plan.freesBytes).toBe(verdict(superseded)?.freesBytes);
@@ -103,11 +124,17 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
       { ok: false, code: 'CheckpointRemoved' },
     ]);
     const entry = (await api.listCheckpoints(superseded))[0];
-    await expect(api.readCheckpoint(entry?.id as never)).rejects.toThrow(/superseded and not needed by any kept task/);
+    await expect(api.readCheckpoint(entry?.id as never)).rejects.toThrow(
+      /was removed on .* \(task superseded\); its file bodies are no longer stored/,
+    );
     expect(state.heavyRemovedAt).toBe(record?.at);
     expect((await api.getTask(superseded)).title).toBe('superseded');
-    expect((await api.listMessages(sessionId, superseded)).map((m) => m.content)).toEqual(['I replaced the parser.']);
-    expect((await api.listSummaries(sessionId)).map((s) => s.content)).toEqual(['Parser replaced; tests green.']);
+    expect((await api.listMessages(sessionId, superseded)).map((m) => m.content)).toEqual([
+      'I replaced the parser.',
+    ]);
+    expect((await api.listSummaries(sessionId)).map((s) => s.content)).toEqual([
+      'Parser replaced; tests green.',
+    ]);
 
     expect(await api.cleanupLog()).toEqual([record]);
     expect(await api.cleanupLog({ taskId: superseded })).toEqual([record]);
@@ -128,7 +155,12 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     const { id: next } = await api.startTask({ sessionId, title: 'next' });
     const shared = body(1, 1, 400);
     await api.checkpointFile({ taskId: old, path: 'a.ts', before: body(1, 0, 400), after: shared });
-    const { id: keptEntry } = await api.checkpointFile({ taskId: next, path: 'a.ts', before: shared, after: body(1, 2, 400) });
+    const { id: keptEntry } = await api.checkpointFile({
+      taskId: next,
+      path: 'a.ts',
+      before: shared,
+      after: body(1, 2, 400),
+    });
     await api.setTaskState(old, 'superseded');
     const report = await api.cleanup();
     expect(report.cleaned.map((r) => r.taskId)).toEqual([old]);
@@ -148,7 +180,9 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     const changes: BrainChange[] = [];
     await api.subscribe((change) => void changes.push(change));
     await api.cleanup();
-    expect(changes.filter((c) => c.topic === 'cleanup')).toEqual(ids.slice(0, 2).map((taskId) => ({ topic: 'cleanup', taskId, sessionId })));
+    expect(changes.filter((c) => c.topic === 'cleanup')).toEqual(
+      ids.slice(0, 2).map((taskId) => ({ topic: 'cleanup', taskId, sessionId })),
+    );
   });
 
   it('cleans orphans of a deleted session at most 4 a pass, whatever their stale state', async () => {
@@ -161,16 +195,25 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
       await makeHeavy(api, id, 1, 1);
       ids.push(id);
     }
-    const { id: live } = await api.startTask({ sessionId: keeper, title: 'live', references: [{ to: ids[6] as TaskId, kind: 'reference' }] });
+    const { id: live } = await api.startTask({
+      sessionId: keeper,
+      title: 'live',
+      references: [{ to: ids[6] as TaskId, kind: 'reference' }],
+    });
     await api.deleteSession(sessionId);
     const first = await api.cleanup();
-    expect(first.cleaned.map((r) => [r.taskId, r.reason])).toEqual(ids.slice(0, 4).map((id) => [id, { kind: 'orphan', state: 'running' }]));
+    expect(first.cleaned.map((r) => [r.taskId, r.reason])).toEqual(
+      ids.slice(0, 4).map((id) => [id, { kind: 'orphan', state: 'running' }]),
+    );
     expect(first.deferred).toBe(2);
     const second = await api.cleanup();
     expect(second.cleaned.map((r) => r.taskId)).toEqual(ids.slice(4, 6));
     expect(second.deferred).toBe(0);
     const plan = await api.planCleanup();
-    expect(plan.tasks.find((t) => t.taskId === ids[6])?.reasons[0]).toMatchObject({ kind: 'referenced', by: live });
+    expect(plan.tasks.find((t) => t.taskId === ids[6])?.reasons[0]).toMatchObject({
+      kind: 'referenced',
+      by: live,
+    });
     expect((await heavyState(api, ids[6] as TaskId)).steps).toBe(1);
     expect(await api.integrityCheck()).toEqual(['ok']);
   });
@@ -184,10 +227,14 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     await makeHeavy(api, stays, 1, 1);
     await database.driver.run('DELETE FROM tasks WHERE id = ?', [gone]);
     const plan = await api.planCleanup();
-    expect(plan.vanishedTasks).toMatchObject([{ taskId: gone, verdict: 'clean', reasons: [{ kind: 'task-gone' }] }]);
+    expect(plan.vanishedTasks).toMatchObject([
+      { taskId: gone, verdict: 'clean', reasons: [{ kind: 'task-gone' }] },
+    ]);
     expect(plan.vanishedTasks[0]?.heavy.checkpointEntries).toBe(2);
     const report = await api.cleanup();
-    expect(report.cleaned).toMatchObject([{ taskId: gone, reason: { kind: 'task-gone' }, checkpointEntriesRemoved: 2, stepsRemoved: 0 }]);
+    expect(report.cleaned).toMatchObject([
+      { taskId: gone, reason: { kind: 'task-gone' }, checkpointEntriesRemoved: 2, stepsRemoved: 0 },
+    ]);
     await expect(api.readCheckpoint(entry as never)).rejects.toMatchObject({ code: 'CheckpointRemoved' });
     expect((await api.planCleanup()).vanishedTasks).toEqual([]);
     expect((await heavyState(api, stays)).reads.every((r) => r.ok)).toBe(true);
@@ -229,7 +276,9 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
 describe('automatic cleanup', () => {
   it('runs a pass after task state changes, without any byte threshold', async () => {
     const { timers, advance } = manualTimers();
-    const { api } = await memoryBrain({ lifecycle: { enabled: true, debounceMs: 100, idleMs: 10_000, timers } });
+    const { api } = await memoryBrain({
+      lifecycle: { enabled: true, debounceMs: 100, idleMs: 10_000, timers },
+    });
     const { id: sessionId } = await api.startSession();
     const { id: first } = await api.startTask({ sessionId, title: 'first' });
     await makeHeavy(api, first, 2, 1);
@@ -275,7 +324,9 @@ describe('automatic cleanup', () => {
     victim = ids[0] as number;
     for (const id of ids.slice(0, 19)) await api.setTaskState(id, 'done');
     await advance(20);
-    await expect.poll(async () => (await api.audit()).autoCleanup.lastError?.message ?? '').toMatch(/could not clean task\(s\) 1: this task cannot be cleaned/);
+    await expect
+      .poll(async () => (await api.audit()).autoCleanup.lastError?.message ?? '')
+      .toMatch(/could not clean task\(s\) 1: this task cannot be cleaned/);
     const plan = await api.planCleanup();
     expect(plan.tasks.filter((t) => t.verdict === 'clean').map((t) => t.taskId)).toEqual([victim]);
   });
@@ -283,7 +334,16 @@ describe('automatic cleanup', () => {
   it('is off by default for an in-memory engine and on for a real (OPFS) one', async () => {
     const { api, database } = await memoryBrain();
     expect((await api.audit()).autoCleanup.enabled).toBe(false);
-    const opfsLike = createBrainApi({ database, storage: 'opfs', clock: fixedClock(), lifecycle: { timers: { now: () => 0, set: () => 0, clear: () => undefined } } });
-    expect((await opfsLike.audit()).autoCleanup).toMatchObject({ enabled: true, debounceMs: 2_000, idleMs: 60_000 });
+    const opfsLike = createBrainApi({
+      database,
+      storage: 'opfs',
+      clock: fixedClock(),
+      lifecycle: { timers: { now: () => 0, set: () => 0, clear: () => undefined } },
+    });
+    expect((await opfsLike.audit()).autoCleanup).toMatchObject({
+      enabled: true,
+      debounceMs: 2_000,
+      idleMs: 60_000,
+    });
   });
 });

@@ -22,7 +22,9 @@ function manualTimers() {
   async function advance(ms: number) {
     const until = now + ms;
     for (;;) {
-      const due = [...pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+      const due = [...pending.entries()]
+        .filter(([, t]) => t.at <= until)
+        .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
       if (!due) break;
       pending.delete(due[0]);
       now = due[1].at;
@@ -37,7 +39,10 @@ function manualTimers() {
 
 function setup(run: (trigger: AutoCleanupTrigger) => Promise<{ more: boolean }>, enabled = true) {
   const manual = manualTimers();
-  const auto = createAutoCleanup({ enabled, debounceMs: 100, maxWaitMs: 1_000, idleMs: 5_000 }, { timers: manual.timers, clock: fixedClock(), run });
+  const auto = createAutoCleanup(
+    { enabled, debounceMs: 100, maxWaitMs: 1_000, idleMs: 5_000 },
+    { timers: manual.timers, clock: fixedClock(), run },
+  );
   return { auto, ...manual };
 }
 
@@ -150,7 +155,10 @@ describe('automatic cleanup passes', () => {
     auto.changed();
     await advance(10_000);
     expect(runs).toEqual([]);
-    expect(auto.configure({ enabled: true, debounceMs: 10 })).toMatchObject({ enabled: true, debounceMs: 10 });
+    expect(auto.configure({ enabled: true, debounceMs: 10 })).toMatchObject({
+      enabled: true,
+      debounceMs: 10,
+    });
     await advance(10);
     expect(runs).toEqual(['change']);
     auto.configure({ enabled: false });

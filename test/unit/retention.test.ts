@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeReason, planRetention, type RetentionState, type RetentionTask } from '../../src/core/retention/index';
+import {
+  describeReason,
+  planRetention,
+  removalNote,
+  type RetentionState,
+  type RetentionTask,
+} from '../../src/core/retention/index';
 import { asSessionId, asTaskId } from '../../src/core/ids';
 import { taskStates } from '../../src/core/model';
 
@@ -9,7 +15,14 @@ const fixturesDir = fileURLToPath(new URL('../fixtures/retention/', import.meta.
 const fixtures = readdirSync(fixturesDir)
   .filter((name) => name.endsWith('.json'))
   .sort()
-  .map((name) => ({ name, ...(JSON.parse(readFileSync(fixturesDir + name, 'utf8')) as { description: string; state: RetentionState; expected: unknown }) }));
+  .map((name) => ({
+    name,
+    ...(JSON.parse(readFileSync(fixturesDir + name, 'utf8')) as {
+      description: string;
+      state: RetentionState;
+      expected: unknown;
+    }),
+  }));
 
 /** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same "random" states. */
 function random(seed: number) {
@@ -40,7 +53,10 @@ function randomState(seed: number): RetentionState {
   for (let id = 1; id <= count; id++) {
     const references = [];
     for (let r = Math.floor(next() * 3); r > 0; r--) {
-      references.push({ to: asTaskId(1 + Math.floor(next() * count)), kind: next() < 0.5 ? ('child' as const) : ('reference' as const) });
+      references.push({
+        to: asTaskId(1 + Math.floor(next() * count)),
+        kind: next() < 0.5 ? ('child' as const) : ('reference' as const),
+      });
     }
     tasks.push({
       id: asTaskId(id),
@@ -56,7 +72,9 @@ function randomState(seed: number): RetentionState {
     id: asSessionId(i + 1),
     currentTaskId: next() < 0.8 ? asTaskId(1 + Math.floor(next() * count)) : null,
   }));
-  const vanishedTaskIds = Array.from({ length: Math.floor(next() * 4) }, () => asTaskId(count + 1 + Math.floor(next() * 10)));
+  const vanishedTaskIds = Array.from({ length: Math.floor(next() * 4) }, () =>
+    asTaskId(count + 1 + Math.floor(next() * 10)),
+  );
   return { sessions, tasks, vanishedTaskIds };
 }
 
@@ -105,7 +123,8 @@ describe('planRetention: properties over generated states', () => {
           (!orphan(task) && (task.state === 'running' || task.state === 'waiting_user'));
         if (isRoot) expect(verdictOf.get(task.id)?.verdict).toBe('keep');
         if (verdictOf.get(task.id)?.verdict === 'keep') {
-          for (const ref of task.references) if (byId.has(ref.to)) expect(verdictOf.get(ref.to)?.verdict).toBe('keep');
+          for (const ref of task.references)
+            if (byId.has(ref.to)) expect(verdictOf.get(ref.to)?.verdict).toBe('keep');
         }
         const verdict = verdictOf.get(task.id);
         if (verdict?.verdict === 'clean') {
@@ -126,7 +145,10 @@ describe('planRetention: properties over generated states', () => {
       );
       expect(orphansCleaned.length).toBeLessThanOrEqual(4);
       expect(plan.clean).toEqual(
-        [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'clean').map((v) => v.taskId).sort((a, b) => a - b),
+        [...plan.verdicts, ...plan.vanished]
+          .filter((v) => v.verdict === 'clean')
+          .map((v) => v.taskId)
+          .sort((a, b) => a - b),
       );
     }
   });
@@ -144,18 +166,33 @@ describe('planRetention: properties over generated states', () => {
     const kept = planRetention({ sessions: [{ id: asSessionId(1), currentTaskId: asTaskId(1) }], tasks });
     expect(kept.clean).toEqual([]);
     const deepest = kept.verdicts.at(-1);
-    expect(deepest?.verdict === 'keep' && deepest.reasons[0].kind === 'referenced' ? deepest.reasons[0].path.length : 0).toBe(n);
+    expect(
+      deepest?.verdict === 'keep' && deepest.reasons[0].kind === 'referenced'
+        ? deepest.reasons[0].path.length
+        : 0,
+    ).toBe(n);
     const none = planRetention({ sessions: [{ id: asSessionId(1), currentTaskId: null }], tasks });
     expect(none.clean.length).toBe(n);
   });
 
   it('respects a custom orphan limit and refuses a bad one or duplicate tasks', () => {
-    const orphan = (id: number): RetentionTask => ({ id: asTaskId(id), sessionId: null, state: 'done', pinned: false, references: [], heavyRemovedAt: null });
+    const orphan = (id: number): RetentionTask => ({
+      id: asTaskId(id),
+      sessionId: null,
+      state: 'done',
+      pinned: false,
+      references: [],
+      heavyRemovedAt: null,
+    });
     const tasks = [orphan(1), orphan(2), orphan(3)];
     expect(planRetention({ sessions: [], tasks, orphanLimit: 1 }).clean).toEqual([1]);
     expect(planRetention({ sessions: [], tasks, orphanLimit: 0 }).clean).toEqual([]);
-    expect(() => planRetention({ sessions: [], tasks, orphanLimit: -1 })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
-    expect(() => planRetention({ sessions: [], tasks: [orphan(1), orphan(1)] })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+    expect(() => planRetention({ sessions: [], tasks, orphanLimit: -1 })).toThrow(
+      expect.objectContaining({ code: 'InvalidArgument' }),
+    );
+    expect(() => planRetention({ sessions: [], tasks: [orphan(1), orphan(1)] })).toThrow(
+      expect.objectContaining({ code: 'InvalidArgument' }),
+    );
   });
 
   it('describes every reason in words', () => {
@@ -167,8 +204,18 @@ describe('planRetention: properties over generated states', () => {
     const kinds = new Set(reasons.map((r) => r.kind));
     expect(kinds.size).toBe(12);
     for (const reason of reasons) expect(describeReason(reason)).toMatch(/\w/);
-    expect(describeReason({ kind: 'referenced', by: asTaskId(3), refKind: 'child', path: [asTaskId(1), asTaskId(3), asTaskId(4)] })).toBe(
-      'child task of task 3 (kept via 1 → 3 → 4)',
-    );
+    expect(
+      (['superseded', 'done', 'failed', 'task-gone'] as const)
+        .map((kind) => removalNote({ kind }))
+        .concat(removalNote({ kind: 'orphan', state: 'running' })),
+    ).toEqual(['task superseded', 'task done', 'task failed', 'task deleted', 'session deleted']);
+    expect(
+      describeReason({
+        kind: 'referenced',
+        by: asTaskId(3),
+        refKind: 'child',
+        path: [asTaskId(1), asTaskId(3), asTaskId(4)],
+      }),
+    ).toBe('child task of task 3 (kept via 1 → 3 → 4)');
   });
 });

@@ -1,5 +1,5 @@
 import { unreachable } from '../errors';
-import type { RetentionReason } from './types';
+import type { CleanReason, RetentionReason } from './types';
 
 /** A reason as a sentence a person reads (log records, CheckpointRemoved messages, the UI). */
 export function describeReason(reason: RetentionReason): string {
@@ -28,6 +28,27 @@ export function describeReason(reason: RetentionReason): string {
       return `heavy data already removed at ${new Date(reason.at).toISOString()}`;
     case 'orphan-deferred':
       return `orphan left for a later pass (at most ${reason.limit} orphans a pass)`;
+    default:
+      return unreachable(reason);
+  }
+}
+
+/**
+ * The short why stored on every checkpoint entry a cleanup removes (entries outlive cleanup as small tombstones, so
+ * this is kept brief; the cleanup log holds the full reason). Read back in CheckpointRemoved messages.
+ */
+export function removalNote(reason: CleanReason): string {
+  switch (reason.kind) {
+    case 'superseded':
+      return 'task superseded';
+    case 'done':
+      return 'task done';
+    case 'failed':
+      return 'task failed';
+    case 'orphan':
+      return 'session deleted';
+    case 'task-gone':
+      return 'task deleted';
     default:
       return unreachable(reason);
   }

@@ -1,4 +1,11 @@
 export * from './types';
 export { defaultOrphanLimit, planRetention } from './plan';
-export { describeReason } from './describe';
-export { createAutoCleanup, type AutoCleanup, type AutoCleanupSettings, type AutoCleanupStatus, type AutoCleanupTrigger, type TimerPort } from './scheduler';
+export { describeReason, removalNote } from './describe';
+export {
+  createAutoCleanup,
+  type AutoCleanup,
+  type AutoCleanupSettings,
+  type AutoCleanupStatus,
+  type AutoCleanupTrigger,
+  type TimerPort,
+} from './scheduler';

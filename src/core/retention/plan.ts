@@ -15,7 +15,11 @@ export const defaultOrphanLimit = 4;
 const byId = (a: { readonly id: number }, b: { readonly id: number }) => a.id - b.id;
 
 /** The reasons a task is a protected root, in display order; empty when it is not one. */
-function rootReasons(task: RetentionTask, orphan: boolean, currentOf: ReadonlyMap<TaskId, KeepReason[]>): KeepReason[] {
+function rootReasons(
+  task: RetentionTask,
+  orphan: boolean,
+  currentOf: ReadonlyMap<TaskId, KeepReason[]>,
+): KeepReason[] {
   const reasons: KeepReason[] = [...(currentOf.get(task.id) ?? [])];
   // An orphan's state is stale: its session, the only thing that could resume it, is gone.
   if (!orphan && task.state === 'running') reasons.push({ kind: 'running' });
@@ -63,7 +67,8 @@ function validate(state: RetentionState): number {
   }
   const seen = new Set<number>();
   for (const task of state.tasks) {
-    if (seen.has(task.id)) throw new BrainError('InvalidArgument', `Task ${task.id} appears twice in the retention state.`);
+    if (seen.has(task.id))
+      throw new BrainError('InvalidArgument', `Task ${task.id} appears twice in the retention state.`);
     seen.add(task.id);
   }
   return limit;
@@ -99,18 +104,32 @@ export function planRetention(state: RetentionState): RetentionPlan {
   const kept = closure(roots, tasksById);
 
   // Orphans of both kinds share the per-pass cap, lowest ids first.
-  const vanishedIds = [...new Set(state.vanishedTaskIds ?? [])].filter((id) => !tasksById.has(id)).sort((a, b) => a - b);
-  const orphanCandidates = tasks.filter((t) => !kept.has(t.id) && t.heavyRemovedAt === null && isOrphan(t)).map((t) => t.id);
-  const orphansThisPass = new Set([...orphanCandidates, ...vanishedIds].sort((a, b) => a - b).slice(0, orphanLimit));
+  const vanishedIds = [...new Set(state.vanishedTaskIds ?? [])]
+    .filter((id) => !tasksById.has(id))
+    .sort((a, b) => a - b);
+  const orphanCandidates = tasks
+    .filter((t) => !kept.has(t.id) && t.heavyRemovedAt === null && isOrphan(t))
+    .map((t) => t.id);
+  const orphansThisPass = new Set(
+    [...orphanCandidates, ...vanishedIds].sort((a, b) => a - b).slice(0, orphanLimit),
+  );
   const deferred = { kind: 'orphan-deferred', limit: orphanLimit } as const;
 
   const verdicts: TaskVerdict[] = [];
   for (const task of tasks) {
     const keepReasons = kept.get(task.id);
     if (keepReasons) {
-      verdicts.push({ taskId: task.id, verdict: 'keep', reasons: keepReasons as [KeepReason, ...KeepReason[]] });
+      verdicts.push({
+        taskId: task.id,
+        verdict: 'keep',
+        reasons: keepReasons as [KeepReason, ...KeepReason[]],
+      });
     } else if (task.heavyRemovedAt !== null) {
-      verdicts.push({ taskId: task.id, verdict: 'skip', reasons: [{ kind: 'already-cleaned', at: task.heavyRemovedAt }] });
+      verdicts.push({
+        taskId: task.id,
+        verdict: 'skip',
+        reasons: [{ kind: 'already-cleaned', at: task.heavyRemovedAt }],
+      });
     } else if (isOrphan(task)) {
       verdicts.push(
         orphansThisPass.has(task.id)

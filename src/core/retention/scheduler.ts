@@ -43,7 +43,11 @@ function toErrorData(error: unknown): BrainErrorData {
  */
 export function createAutoCleanup(
   settings: AutoCleanupSettings,
-  deps: { readonly timers: TimerPort; readonly clock: Clock; run(trigger: AutoCleanupTrigger): Promise<{ more: boolean }> },
+  deps: {
+    readonly timers: TimerPort;
+    readonly clock: Clock;
+    run(trigger: AutoCleanupTrigger): Promise<{ more: boolean }>;
+  },
 ) {
   let current = { ...settings };
   let debounce: unknown = null;

@@ -41,7 +41,12 @@ export type KeepReason =
    * Reached from a protected root over references. `by` is the kept task that references this one, `path` the
    * chain of task ids from the root to this task (both ends included), `refKind` the kind of the last hop.
    */
-  | { readonly kind: 'referenced'; readonly by: TaskId; readonly refKind: ReferenceKind; readonly path: readonly TaskId[] };
+  | {
+      readonly kind: 'referenced';
+      readonly by: TaskId;
+      readonly refKind: ReferenceKind;
+      readonly path: readonly TaskId[];
+    };
 
 /** Why a task loses its heavy data. */
 export type CleanReason =
@@ -60,7 +65,11 @@ export type SkipReason =
   | { readonly kind: 'orphan-deferred'; readonly limit: number };
 
 export type TaskVerdict =
-  | { readonly taskId: TaskId; readonly verdict: 'keep'; readonly reasons: readonly [KeepReason, ...KeepReason[]] }
+  | {
+      readonly taskId: TaskId;
+      readonly verdict: 'keep';
+      readonly reasons: readonly [KeepReason, ...KeepReason[]];
+    }
   | { readonly taskId: TaskId; readonly verdict: 'clean'; readonly reasons: readonly [CleanReason] }
   | { readonly taskId: TaskId; readonly verdict: 'skip'; readonly reasons: readonly [SkipReason] };
 
@@ -68,8 +77,16 @@ export type RetentionReason = KeepReason | CleanReason | SkipReason;
 
 /** A task whose row is gone but whose checkpoint entries remain. */
 export type VanishedVerdict =
-  | { readonly taskId: TaskId; readonly verdict: 'clean'; readonly reasons: readonly [{ readonly kind: 'task-gone' }] }
-  | { readonly taskId: TaskId; readonly verdict: 'skip'; readonly reasons: readonly [{ readonly kind: 'orphan-deferred'; readonly limit: number }] };
+  | {
+      readonly taskId: TaskId;
+      readonly verdict: 'clean';
+      readonly reasons: readonly [{ readonly kind: 'task-gone' }];
+    }
+  | {
+      readonly taskId: TaskId;
+      readonly verdict: 'skip';
+      readonly reasons: readonly [{ readonly kind: 'orphan-deferred'; readonly limit: number }];
+    };
 
 export interface RetentionPlan {
   /** One verdict per task of the state, ordered by task id. */

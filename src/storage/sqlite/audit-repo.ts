@@ -61,7 +61,8 @@ export function createAuditRepo(db: SqlDriver) {
      * returns the pages actually freed.
      */
     async incrementalVacuum(pages: number): Promise<number> {
-      if (!Number.isSafeInteger(pages) || pages <= 0) throw new BrainError('InvalidArgument', 'incrementalVacuum takes a page count > 0.');
+      if (!Number.isSafeInteger(pages) || pages <= 0)
+        throw new BrainError('InvalidArgument', 'incrementalVacuum takes a page count > 0.');
       const before = await pageStats(db);
       await db.exec(`PRAGMA incremental_vacuum(${pages})`);
       const after = await pageStats(db);

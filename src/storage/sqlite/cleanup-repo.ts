@@ -28,7 +28,10 @@ export interface CheckpointBytes {
  * other entry needs, keeping delta bases readable.
  */
 export interface CheckpointCleanupPort {
-  removeTaskCheckpoints(taskId: TaskId, removal: { readonly at: number; readonly reason: string }): Promise<CheckpointRemoval>;
+  removeTaskCheckpoints(
+    taskId: TaskId,
+    removal: { readonly at: number; readonly reason: string },
+  ): Promise<CheckpointRemoval>;
   totals(): Promise<Omit<CheckpointBytes, 'exclusiveStoredBytes'>>;
   byTask(): Promise<Map<TaskId, CheckpointBytes>>;
   /** Ids of tasks whose row is gone but whose live entries remain, lowest first. */
@@ -50,12 +53,21 @@ export function checkpointCleanup(db: SqlDriver): CheckpointCleanupPort {
       return { entries: row?.entries ?? 0, storedBytes: row?.stored ?? 0, rawBytes: row?.raw ?? 0 };
     },
     async byTask() {
-      const rows = await db.all<{ task_id: number; entries: number; stored: number; raw: number; exclusive: number }>(
+      const rows = await db.all<{
+        task_id: number;
+        entries: number;
+        stored: number;
+        raw: number;
+        exclusive: number;
+      }>(
         `SELECT task_id, entries, stored_bytes AS stored, raw_bytes AS raw, exclusive_stored_bytes AS exclusive
          FROM checkpoint_task_bytes WHERE entries > 0 OR bodies > 0`,
       );
       return new Map(
-        rows.map((r) => [asTaskId(r.task_id), { entries: r.entries, storedBytes: r.stored, rawBytes: r.raw, exclusiveStoredBytes: r.exclusive }]),
+        rows.map((r) => [
+          asTaskId(r.task_id),
+          { entries: r.entries, storedBytes: r.stored, rawBytes: r.raw, exclusiveStoredBytes: r.exclusive },
+        ]),
       );
     },
     async vanishedTaskIds(limit) {
@@ -119,7 +131,10 @@ const toRecord = (row: LogRow): CleanupRecord => ({
 /** Reads the retention state and applies one task's cleanup. Writes run inside the caller's transaction. */
 export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupPort) {
   async function stepCounts(taskId: TaskId): Promise<StepCounts> {
-    const row = await db.get<StepCounts>(`SELECT rows, bytes FROM byte_counters WHERE kind = 'steps' AND task_id = ?`, [taskId]);
+    const row = await db.get<StepCounts>(
+      `SELECT rows, bytes FROM byte_counters WHERE kind = 'steps' AND task_id = ?`,
+      [taskId],
+    );
     return row ?? { rows: 0, bytes: 0 };
   }
 
@@ -127,10 +142,17 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
     /** Sessions, tasks and references: everything `planRetention` needs, plus titles for the dry run. */
     async loadState(orphanLimit?: number): Promise<{ state: RetentionState; titles: Map<TaskId, string> }> {
       const vanishedTaskIds = await checkpoints.vanishedTaskIds(10_000);
-      const sessions = await db.all<{ id: number; current_task_id: number | null }>('SELECT id, current_task_id FROM sessions');
-      const rows = await db.all<{ id: number; session_id: number | null; title: string; state: TaskState; pinned: number; heavy_removed_at: number | null }>(
-        'SELECT id, session_id, title, state, pinned, heavy_removed_at FROM tasks ORDER BY id',
+      const sessions = await db.all<{ id: number; current_task_id: number | null }>(
+        'SELECT id, current_task_id FROM sessions',
       );
+      const rows = await db.all<{
+        id: number;
+        session_id: number | null;
+        title: string;
+        state: TaskState;
+        pinned: number;
+        heavy_removed_at: number | null;
+      }>('SELECT id, session_id, title, state, pinned, heavy_removed_at FROM tasks ORDER BY id');
       const refs = await db.all<{ from_task_id: number; to_task_id: number; kind: ReferenceKind }>(
         'SELECT from_task_id, to_task_id, kind FROM task_refs',
       );
@@ -177,16 +199,30 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
      * the task and writes the log record. Keeps the task row, its messages and summaries. Returns null when the
      * task was cleaned already. Call inside a transaction: the task is then either fully cleaned or untouched.
      */
-    async cleanTask(taskId: TaskId, at: number, reason: CleanReason, reasonText: string): Promise<CleanupRecord | null> {
-      const task = await db.get<{ heavy_removed_at: number | null }>('SELECT heavy_removed_at FROM tasks WHERE id = ?', [taskId]);
+    async cleanTask(
+      taskId: TaskId,
+      at: number,
+      reason: CleanReason,
+      text: { readonly reasonText: string; readonly entryNote: string },
+    ): Promise<CleanupRecord | null> {
+      const { reasonText, entryNote } = text;
+      const task = await db.get<{ heavy_removed_at: number | null }>(
+        'SELECT heavy_removed_at FROM tasks WHERE id = ?',
+        [taskId],
+      );
       // A vanished task (row gone, entries left) has only checkpoints to remove; any other task must exist.
-      if (!task && reason.kind !== 'task-gone') throw new BrainError('NotFound', `Task ${taskId} does not exist.`, { taskId });
+      if (!task && reason.kind !== 'task-gone')
+        throw new BrainError('NotFound', `Task ${taskId} does not exist.`, { taskId });
       if (task && task.heavy_removed_at !== null) return null;
       const before = await stepCounts(taskId);
       const { changes: stepsRemoved } = await db.run('DELETE FROM steps WHERE task_id = ?', [taskId]);
       const after = await stepCounts(taskId);
       await db.run(`DELETE FROM byte_counters WHERE kind = 'steps' AND task_id = ? AND rows = 0`, [taskId]);
-      const removed = await checkpoints.removeTaskCheckpoints(taskId, { at, reason: reasonText });
+      const removed = await checkpoints.removeTaskCheckpoints(taskId, { at, reason: entryNote });
+      // An all-zero counter row is recreated by the triggers if the task ever gets entries again.
+      await db.run('DELETE FROM checkpoint_task_bytes WHERE task_id = ? AND entries = 0 AND bodies = 0', [
+        taskId,
+      ]);
       if (task) await db.run('UPDATE tasks SET heavy_removed_at = ? WHERE id = ?', [at, taskId]);
       const { lastInsertRowid } = await db.run(
         `INSERT INTO cleanup_log (task_id, at, reason, reason_text, steps_removed, step_bytes_removed,
@@ -211,7 +247,11 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
     },
 
     /** Newest first. */
-    async log(query: { readonly taskId?: TaskId; readonly limit: number; readonly beforeId?: number }): Promise<CleanupRecord[]> {
+    async log(query: {
+      readonly taskId?: TaskId;
+      readonly limit: number;
+      readonly beforeId?: number;
+    }): Promise<CleanupRecord[]> {
       const rows = await db.all<LogRow>(
         `SELECT * FROM cleanup_log WHERE (?1 IS NULL OR task_id = ?1) AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
         [query.taskId ?? null, query.beforeId ?? null, query.limit],

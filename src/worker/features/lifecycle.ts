@@ -4,12 +4,18 @@ import {
   createAutoCleanup,
   describeReason,
   planRetention,
+  removalNote,
   type AutoCleanupSettings,
   type CleanReason,
   type TimerPort,
 } from '../../core/retention/index';
 import { createAuditRepo } from '../../storage/sqlite/audit-repo';
-import { checkpointCleanup, createCleanupRepo, type CheckpointBytes, type CheckpointCleanupPort } from '../../storage/sqlite/cleanup-repo';
+import {
+  checkpointCleanup,
+  createCleanupRepo,
+  type CheckpointBytes,
+  type CheckpointCleanupPort,
+} from '../../storage/sqlite/cleanup-repo';
 import type { SqlDriver } from '../../storage/sqlite/driver';
 import type { EngineContext } from '../context';
 import type { BrainApi, BrainInfo, ChangeTopic } from '../protocol';
@@ -70,7 +76,12 @@ const noHeavy: HeavyData = {
   checkpointRawBytes: 0,
   checkpointExclusiveStoredBytes: 0,
 };
-const noCheckpointBytes: CheckpointBytes = { entries: 0, storedBytes: 0, rawBytes: 0, exclusiveStoredBytes: 0 };
+const noCheckpointBytes: CheckpointBytes = {
+  entries: 0,
+  storedBytes: 0,
+  rawBytes: 0,
+  exclusiveStoredBytes: 0,
+};
 
 function errorData(error: unknown): BrainErrorData {
   if (isBrainError(error)) return error.toData();
@@ -82,18 +93,26 @@ function mib(bytes: number): string {
 }
 
 function requireSettings(input: unknown): Partial<AutoCleanupSettings> {
-  if (typeof input !== 'object' || input === null) throw new BrainError('InvalidArgument', 'setAutoCleanup takes { enabled?, debounceMs?, maxWaitMs?, idleMs? }.');
+  if (typeof input !== 'object' || input === null)
+    throw new BrainError(
+      'InvalidArgument',
+      'setAutoCleanup takes { enabled?, debounceMs?, maxWaitMs?, idleMs? }.',
+    );
   const settings = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (settings['enabled'] !== undefined) {
-    if (typeof settings['enabled'] !== 'boolean') throw new BrainError('InvalidArgument', 'enabled must be true or false.');
+    if (typeof settings['enabled'] !== 'boolean')
+      throw new BrainError('InvalidArgument', 'enabled must be true or false.');
     out['enabled'] = settings['enabled'];
   }
   for (const key of ['debounceMs', 'maxWaitMs', 'idleMs'] as const) {
     const value = settings[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 86_400_000) {
-      throw new BrainError('InvalidArgument', `${key} must be a number of milliseconds between 0 and one day.`);
+      throw new BrainError(
+        'InvalidArgument',
+        `${key} must be a number of milliseconds between 0 and one day.`,
+      );
     }
     out[key] = value;
   }
@@ -136,11 +155,15 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
           failed.push(...report.failed);
         }
         let more = report.deferred > 0;
-        if (trigger === 'idle') more = (await engine.maintain({ budgetMs: options.idleMaintainBudgetMs ?? 50 })).more || more;
+        if (trigger === 'idle')
+          more = (await engine.maintain({ budgetMs: options.idleMaintainBudgetMs ?? 50 })).more || more;
         const first = failed[0];
         if (first) {
           // Surfaces in the status (lastError); each failed task was rolled back and is retried by the next pass.
-          throw new BrainError(first.error.code, `Automatic cleanup could not clean task(s) ${[...new Set(failed.map((f) => f.taskId))].join(', ')}: ${first.error.message}`);
+          throw new BrainError(
+            first.error.code,
+            `Automatic cleanup could not clean task(s) ${[...new Set(failed.map((f) => f.taskId))].join(', ')}: ${first.error.message}`,
+          );
         }
         return { more };
       },
@@ -197,7 +220,12 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       });
       const vanishedTasks = plan.vanished.map((v): PlannedVanishedTask => {
         const h = heavy.get(v.taskId) ?? noHeavy;
-        return { ...v, reasonText: describeReason(v.reasons[0]), heavy: h, freesBytes: v.verdict === 'clean' ? frees(h) : 0 };
+        return {
+          ...v,
+          reasonText: describeReason(v.reasons[0]),
+          heavy: h,
+          freesBytes: v.verdict === 'clean' ? frees(h) : 0,
+        };
       });
       const all = [...tasks, ...vanishedTasks];
       const count = (verdict: PlannedTask['verdict']) => all.filter((t) => t.verdict === verdict).length;
@@ -219,17 +247,28 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       const { plan, tasksById } = await currentPlan();
       const cleaned: CleanupReport['cleaned'][number][] = [];
       const failed: { taskId: TaskId; error: BrainErrorData }[] = [];
-      const toClean = [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'clean').sort((a, b) => a.taskId - b.taskId);
+      const toClean = [...plan.verdicts, ...plan.vanished]
+        .filter((v) => v.verdict === 'clean')
+        .sort((a, b) => a.taskId - b.taskId);
       for (const verdict of toClean.slice(0, maxTasks)) {
         if (verdict.verdict !== 'clean') continue;
         const reason: CleanReason = verdict.reasons[0];
         try {
           // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
-          const record = await db.transaction(() => repo.cleanTask(verdict.taskId, clock.now(), reason, describeReason(reason)));
+          const record = await db.transaction(() =>
+            repo.cleanTask(verdict.taskId, clock.now(), reason, {
+              reasonText: describeReason(reason),
+              entryNote: removalNote(reason),
+            }),
+          );
           if (!record) continue;
           cleaned.push(record);
           const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;
-          ctx.emit({ topic: 'cleanup', taskId: verdict.taskId, ...(sessionId === null ? {} : { sessionId }) });
+          ctx.emit({
+            topic: 'cleanup',
+            taskId: verdict.taskId,
+            ...(sessionId === null ? {} : { sessionId }),
+          });
         } catch (error) {
           if (isBrainError(error, 'Closed') || isBrainError(error, 'OpenElsewhere')) throw error;
           failed.push({ taskId: verdict.taskId, error: errorData(error) });
@@ -241,7 +280,9 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
         planned: plan.clean.length,
         cleaned,
         failed,
-        deferred: [...plan.verdicts, ...plan.vanished].filter((v) => v.verdict === 'skip' && v.reasons[0].kind === 'orphan-deferred').length,
+        deferred: [...plan.verdicts, ...plan.vanished].filter(
+          (v) => v.verdict === 'skip' && v.reasons[0].kind === 'orphan-deferred',
+        ).length,
         remaining: Math.max(0, toClean.length - maxTasks),
         bytesFreed: cleaned.reduce((sum, r) => sum + r.stepBytesRemoved + r.storedBytesRemoved, 0),
       };
@@ -249,12 +290,18 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
 
     async cleanupLog(query: CleanupLogQuery = {}) {
       const limit = query.limit ?? 100;
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) throw new BrainError('InvalidArgument', 'limit must be a whole number from 1 to 10,000.');
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000)
+        throw new BrainError('InvalidArgument', 'limit must be a whole number from 1 to 10,000.');
       for (const key of ['taskId', 'beforeId'] as const) {
         const value = query[key];
-        if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) throw new BrainError('InvalidArgument', `${key} must be an id returned by the engine.`);
+        if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0))
+          throw new BrainError('InvalidArgument', `${key} must be an id returned by the engine.`);
       }
-      return repo.log({ limit, ...(query.taskId === undefined ? {} : { taskId: query.taskId }), ...(query.beforeId === undefined ? {} : { beforeId: query.beforeId }) });
+      return repo.log({
+        limit,
+        ...(query.taskId === undefined ? {} : { taskId: query.taskId }),
+        ...(query.beforeId === undefined ? {} : { beforeId: query.beforeId }),
+      });
     },
 
     async audit(): Promise<StorageAudit> {
@@ -309,7 +356,12 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
           checkpointEntries: cpTotals.entries,
         },
         tasks,
-        reclaimable: { tasks: plan.clean.length, stepBytes, checkpointStoredBytes, bytes: stepBytes + checkpointStoredBytes },
+        reclaimable: {
+          tasks: plan.clean.length,
+          stepBytes,
+          checkpointStoredBytes,
+          bytes: stepBytes + checkpointStoredBytes,
+        },
         autoCleanup: auto.status(),
       };
     },
@@ -317,11 +369,18 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
     async maintain(input: MaintainOptions = {}) {
       const budgetMs = input.budgetMs ?? 50;
       if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs > 10_000) {
-        throw new BrainError('InvalidArgument', 'budgetMs must be a number of milliseconds from 1 to 10,000.');
+        throw new BrainError(
+          'InvalidArgument',
+          'budgetMs must be a number of milliseconds from 1 to 10,000.',
+        );
       }
       const started = timers.now();
       const file = await audits.file();
-      const report = (pagesFreed: number, freelistCount: number, skipped?: NonNullable<Awaited<ReturnType<LifecycleApi['maintain']>>['skipped']>) => ({
+      const report = (
+        pagesFreed: number,
+        freelistCount: number,
+        skipped?: NonNullable<Awaited<ReturnType<LifecycleApi['maintain']>>['skipped']>,
+      ) => ({
         pagesFreed,
         bytesFreed: pagesFreed * file.pageSize,
         freelistCount,
@@ -366,7 +425,12 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       await audits.vacuum();
       const after = await audits.file();
       ctx.emit({ topic: 'cleanup' });
-      return { bytesBefore, bytesAfter: after.pageSize * after.pageCount, elapsedMs: timers.now() - started, quota };
+      return {
+        bytesBefore,
+        bytesAfter: after.pageSize * after.pageCount,
+        elapsedMs: timers.now() - started,
+        quota,
+      };
     },
 
     async setAutoCleanup(settings: Parameters<LifecycleApi['setAutoCleanup']>[0]) {

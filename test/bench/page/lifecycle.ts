@@ -4,7 +4,13 @@
  *     once with automatic cleanup and once without, heavy bytes and file size every 10 tasks;
  * (b) a generated ~255 MiB database shaped like the seed's — audit(), planCleanup(), cleanup() timed.
  */
-import { openBrain, type Brain, type CheckpointBody, type CheckpointEntryId, type TaskId } from '../../../src/lib/index';
+import {
+  openBrain,
+  type Brain,
+  type CheckpointBody,
+  type CheckpointEntryId,
+  type TaskId,
+} from '../../../src/lib/index';
 
 /** mulberry32: the same seed, the same bytes. */
 function random(seed: number) {
@@ -18,7 +24,20 @@ function random(seed: number) {
   };
 }
 
-const words = ['state', 'parse', 'token', 'node', 'value', 'index', 'render', 'buffer', 'config', 'result', 'error', 'cache'];
+const words = [
+  'state',
+  'parse',
+  'token',
+  'node',
+  'value',
+  'index',
+  'render',
+  'buffer',
+  'config',
+  'result',
+  'error',
+  'cache',
+];
 
 function sourceLine(next: () => number): string {
   const w = () => words[Math.floor(next() * words.length)] as string;
@@ -28,14 +47,16 @@ function sourceLine(next: () => number): string {
 /** An agent's edit: a few lines rewritten, one added. */
 function edit(text: string, next: () => number): string {
   const lines = text.split(/(?<=\n)/);
-  for (let i = 0; i < Math.max(1, lines.length / 40); i++) lines[Math.floor(next() * lines.length)] = sourceLine(next);
+  for (let i = 0; i < Math.max(1, lines.length / 40); i++)
+    lines[Math.floor(next() * lines.length)] = sourceLine(next);
   lines.splice(Math.floor(next() * lines.length), 0, sourceLine(next));
   return lines.join('');
 }
 
 function output(next: () => number, bytes: number): string {
   let text = '';
-  while (text.length < bytes) text += `${sourceLine(next).slice(0, 60)} ok ${Math.floor(next() * 1e9).toString(36)}\n`;
+  while (text.length < bytes)
+    text += `${sourceLine(next).slice(0, 60)} ok ${Math.floor(next() * 1e9).toString(36)}\n`;
   return text;
 }
 
@@ -60,13 +81,27 @@ export interface SeedRow {
   readonly tasksCleaned: number;
 }
 
-async function seedRun(options: { dbName: string; auto: boolean; tasks: number; steps: number; files: number; edits: number; seed: number }) {
+async function seedRun(options: {
+  dbName: string;
+  auto: boolean;
+  tasks: number;
+  steps: number;
+  files: number;
+  edits: number;
+  seed: number;
+}) {
   const next = random(options.seed);
   const brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
   try {
-    await brain.setAutoCleanup(options.auto ? { enabled: true, debounceMs: 100, maxWaitMs: 1_000, idleMs: 3_600_000 } : { enabled: false });
+    await brain.setAutoCleanup(
+      options.auto
+        ? { enabled: true, debounceMs: 100, maxWaitMs: 1_000, idleMs: 3_600_000 }
+        : { enabled: false },
+    );
     const { id: sessionId } = await brain.startSession({ title: 'the seed: 100 tasks' });
-    const files = Array.from({ length: options.files }, () => Array.from({ length: 300 }, () => sourceLine(next)).join(''));
+    const files = Array.from({ length: options.files }, () =>
+      Array.from({ length: 300 }, () => sourceLine(next)).join(''),
+    );
     let previous: TaskId | null = null;
     let expected = new Map<CheckpointEntryId, { before: CheckpointBody; after: CheckpointBody }>();
     let current: TaskId | null = null;
@@ -77,24 +112,45 @@ async function seedRun(options: { dbName: string; auto: boolean; tasks: number; 
       if (previous !== null) await brain.setTaskState(previous, 'superseded');
       current = id;
       expected = new Map();
-      await brain.recordMessage({ sessionId, taskId: id, role: 'user', content: `Do step ${task} of the refactor.` });
+      await brain.recordMessage({
+        sessionId,
+        taskId: id,
+        role: 'user',
+        content: `Do step ${task} of the refactor.`,
+      });
       // Steps, with the file edits spread among them (an edit follows the step that made it).
       const editsPerTask = options.files * options.edits;
       let e = 0;
       for (let s = 0; s < options.steps; s++) {
         const path = `src/f${s % options.files}.ts`;
         const tool = s % 3 === 0 ? 'run_tests' : 'edit_file';
-        await brain.recordStep({ taskId: id, tool, params: { path, attempt: s }, result: { output: output(next, 6_000) }, status: 'ok' });
+        await brain.recordStep({
+          taskId: id,
+          tool,
+          params: { path, attempt: s },
+          result: { output: output(next, 6_000) },
+          status: 'ok',
+        });
         for (; e < editsPerTask && Math.floor((e * options.steps) / editsPerTask) === s; e++) {
           const f = e % options.files;
           const before = files[f] as string;
           const after = edit(before, next);
-          const { id: entryId } = await brain.checkpointFile({ taskId: id, path: `src/f${f}.ts`, before, after });
+          const { id: entryId } = await brain.checkpointFile({
+            taskId: id,
+            path: `src/f${f}.ts`,
+            before,
+            after,
+          });
           expected.set(entryId, { before, after });
           files[f] = after;
         }
       }
-      await brain.recordSummary({ sessionId, taskId: id, kind: 'task', content: `Task ${task} finished its part.` });
+      await brain.recordSummary({
+        sessionId,
+        taskId: id,
+        kind: 'task',
+        content: `Task ${task} finished its part.`,
+      });
       previous = id;
       if (task % 10 === 0) {
         console.log(`[lifecycle] (a) cleanup ${options.auto ? 'on' : 'off'}: task ${task}`);
@@ -127,18 +183,39 @@ async function seedRun(options: { dbName: string; auto: boolean; tasks: number; 
       const firstTask = (await brain.listTasks(sessionId))[0];
       for (const entry of await brain.listCheckpoints(firstTask?.id as TaskId)) {
         removedChecked++;
-        const code = await brain.readCheckpoint(entry.id).then(() => 'ok', (error: { code?: string }) => error.code);
+        const code = await brain.readCheckpoint(entry.id).then(
+          () => 'ok',
+          (error: { code?: string }) => error.code,
+        );
         if (code !== 'CheckpointRemoved') removedWrong++;
       }
     }
     const integrity = await brain.integrityCheck();
-    return { rows, readable, mismatches, expected: expected.size, keptTasks: keptTasks.map((t) => t.id), currentTask: current, removedChecked, removedWrong, integrity, maxWaitForAutoMs: waitedMs };
+    return {
+      rows,
+      readable,
+      mismatches,
+      expected: expected.size,
+      keptTasks: keptTasks.map((t) => t.id),
+      currentTask: current,
+      removedChecked,
+      removedWrong,
+      integrity,
+      maxWaitForAutoMs: waitedMs,
+    };
   } finally {
     await brain.close();
   }
 }
 
-export async function lifecycleSeedBench(options: { dbName: string; tasks: number; steps: number; files: number; edits: number; seed: number }) {
+export async function lifecycleSeedBench(options: {
+  dbName: string;
+  tasks: number;
+  steps: number;
+  files: number;
+  edits: number;
+  seed: number;
+}) {
   const withCleanup = await seedRun({ ...options, dbName: `${options.dbName}-auto.db`, auto: true });
   const without = await seedRun({ ...options, dbName: `${options.dbName}-off.db`, auto: false });
   return { withCleanup, without };
@@ -210,9 +287,20 @@ export async function lifecycleLargeBench(options: {
           })),
         );
         for (let k = 0; k < options.stepsPerTask; k++) {
-          await brain.recordStep({ taskId: id, tool: 'run', params: { k }, result: { output: randomText(next, around(meanStep)) }, status: 'ok' });
+          await brain.recordStep({
+            taskId: id,
+            tool: 'run',
+            params: { k },
+            result: { output: randomText(next, around(meanStep)) },
+            status: 'ok',
+          });
         }
-        await brain.recordMessage({ sessionId, taskId: id, role: 'assistant', content: `Task ${s}.${t} done.` });
+        await brain.recordMessage({
+          sessionId,
+          taskId: id,
+          role: 'assistant',
+          content: `Task ${s}.${t} done.`,
+        });
         if (t === 0 && s % 2 === 0) {
           await brain.pinTask(id, true);
           protectedIds.push(id);
@@ -232,7 +320,8 @@ export async function lifecycleLargeBench(options: {
       const { fileBytes } = await brain.info();
       const grewPerTask = (fileBytes - fileBefore) / options.tasksPerSession;
       fileBefore = fileBytes;
-      if (done < tasks) scale *= Math.min(4, Math.max(0.25, (target - fileBytes) / (tasks - done) / grewPerTask));
+      if (done < tasks)
+        scale *= Math.min(4, Math.max(0.25, (target - fileBytes) / (tasks - done) / grewPerTask));
     }
     return protectedIds.length;
   });
@@ -273,7 +362,12 @@ export async function lifecycleLargeBench(options: {
     cold: { ms: cold.ms, engineMs: cold.value.elapsedMs },
     warm,
     plan: { ms: plan.ms, counts: plan.value.counts, freesBytes: plan.value.freesBytes },
-    cleanup: { ms: cleanup.ms, cleaned: cleanup.value.cleaned.length, failed: cleanup.value.failed.length, bytesFreed: cleanup.value.bytesFreed },
+    cleanup: {
+      ms: cleanup.ms,
+      cleaned: cleanup.value.cleaned.length,
+      failed: cleanup.value.failed.length,
+      bytesFreed: cleanup.value.bytesFreed,
+    },
     after: figures(after),
     maintain: { ms: maintain.ms, pagesFreed: maintain.value.pagesFreed, more: maintain.value.more },
     afterMaintain: figures(afterMaintain),

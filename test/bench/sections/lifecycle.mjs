@@ -45,7 +45,11 @@ function seedLines(seed) {
     {
       name: 'every kept entry readable byte for byte',
       show: `${on.readable} of ${on.expected} (kept tasks: ${on.keptTasks.join(', ')})`,
-      ok: on.readable === on.expected && on.mismatches === 0 && on.keptTasks.length === 1 && on.keptTasks[0] === on.currentTask,
+      ok:
+        on.readable === on.expected &&
+        on.mismatches === 0 &&
+        on.keptTasks.length === 1 &&
+        on.keptTasks[0] === on.currentTask,
     },
     {
       name: 'a cleaned entry raises CheckpointRemoved',
@@ -68,11 +72,22 @@ function seedLines(seed) {
         `figures taken once it caught up (longest wait ${ms(on.maxWaitForAutoMs)}). Control: the same run with cleanup off.`,
       '',
       table(
-        ['after task', 'heavy MiB', "current task's own", 'file MiB', 'free in file', 'control: heavy MiB', 'control: file MiB'],
+        [
+          'after task',
+          'heavy MiB',
+          "current task's own",
+          'file MiB',
+          'free in file',
+          'control: heavy MiB',
+          'control: file MiB',
+        ],
         rows,
       ),
       '',
-      table(['target', 'measured', 'met'], targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**'])),
+      table(
+        ['target', 'measured', 'met'],
+        targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**']),
+      ),
     ],
   };
 }
@@ -85,8 +100,16 @@ function largeLines(large) {
   const m = large.afterMaintain;
   const heavy = (x) => x.bytes.steps + x.bytes.checkpointStored;
   const targets = [
-    { name: 'audit() < 200 ms (cold, first call after opening)', show: ms(large.cold.ms), ok: large.cold.ms < 200 },
-    { name: 'audit() < 200 ms (warm, worst of runs)', show: ms(Math.max(...warmMs)), ok: Math.max(...warmMs) < 200 },
+    {
+      name: 'audit() < 200 ms (cold, first call after opening)',
+      show: ms(large.cold.ms),
+      ok: large.cold.ms < 200,
+    },
+    {
+      name: 'audit() < 200 ms (warm, worst of runs)',
+      show: ms(Math.max(...warmMs)),
+      ok: Math.max(...warmMs) < 200,
+    },
     { name: 'cleanup() failures', show: String(large.cleanup.failed), ok: large.cleanup.failed === 0 },
     { name: 'integrity_check', show: large.integrity[0], ok: large.integrity[0] === 'ok' },
   ];
@@ -104,10 +127,22 @@ function largeLines(large) {
         ['call', 'time (page → worker → page)', 'inside the engine'],
         [
           ['audit(), cold (fresh worker)', ms(large.cold.ms), ms(large.cold.engineMs)],
-          [`audit(), warm (median / max of ${warmMs.length})`, `${ms(median(warmMs))} / ${ms(Math.max(...warmMs))}`, `${ms(median(warmEngine))} / ${ms(Math.max(...warmEngine))}`],
-          [`planCleanup() (${large.plan.counts.keep} keep, ${large.plan.counts.clean} clean)`, ms(large.plan.ms), ''],
+          [
+            `audit(), warm (median / max of ${warmMs.length})`,
+            `${ms(median(warmMs))} / ${ms(Math.max(...warmMs))}`,
+            `${ms(median(warmEngine))} / ${ms(Math.max(...warmEngine))}`,
+          ],
+          [
+            `planCleanup() (${large.plan.counts.keep} keep, ${large.plan.counts.clean} clean)`,
+            ms(large.plan.ms),
+            '',
+          ],
           [`cleanup() (${large.cleanup.cleaned} tasks, one transaction each)`, ms(large.cleanup.ms), ''],
-          [`maintain({ budgetMs: 10000 }) (${large.maintain.pagesFreed} pages${large.maintain.more ? ', more left' : ''})`, ms(large.maintain.ms), ''],
+          [
+            `maintain({ budgetMs: 10000 }) (${large.maintain.pagesFreed} pages${large.maintain.more ? ', more left' : ''})`,
+            ms(large.maintain.ms),
+            '',
+          ],
         ],
       ),
       '',
@@ -116,17 +151,35 @@ function largeLines(large) {
         [
           ['file', mib(b.fileBytes), mib(a.fileBytes), mib(m.fileBytes)],
           ['free pages in the file', mib(b.freeBytes), mib(a.freeBytes), mib(m.freeBytes)],
-          ['checkpoint bodies (stored)', mib(b.bytes.checkpointStored), mib(a.bytes.checkpointStored), mib(m.bytes.checkpointStored)],
-          ['checkpoint bodies (raw)', mib(b.bytes.checkpointRaw), mib(a.bytes.checkpointRaw), mib(m.bytes.checkpointRaw)],
+          [
+            'checkpoint bodies (stored)',
+            mib(b.bytes.checkpointStored),
+            mib(a.bytes.checkpointStored),
+            mib(m.bytes.checkpointStored),
+          ],
+          [
+            'checkpoint bodies (raw)',
+            mib(b.bytes.checkpointRaw),
+            mib(a.bytes.checkpointRaw),
+            mib(m.bytes.checkpointRaw),
+          ],
           ['steps', mib(b.bytes.steps), mib(a.bytes.steps), mib(m.bytes.steps)],
           ['heavy total', mib(heavy(b)), mib(heavy(a)), mib(heavy(m))],
-          ['reclaimable (audit)', mib(b.reclaimable.bytes), mib(a.reclaimable.bytes), mib(m.reclaimable.bytes)],
+          [
+            'reclaimable (audit)',
+            mib(b.reclaimable.bytes),
+            mib(a.reclaimable.bytes),
+            mib(m.reclaimable.bytes),
+          ],
         ],
       ),
       '',
       `All sizes in MiB. cleanup() reported ${mib(large.cleanup.bytesFreed)} MiB freed; planCleanup() had predicted ${mib(large.plan.freesBytes)} MiB.`,
       '',
-      table(['target', 'measured', 'met'], targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**'])),
+      table(
+        ['target', 'measured', 'met'],
+        targets.map((t) => [t.name, t.show, t.ok ? 'yes' : '**no**']),
+      ),
     ],
   };
 }
@@ -137,7 +190,9 @@ export async function run() {
   const stamp = Date.now();
   const { seed, large } = await withBenchPage(async (page) => {
     // A renderer that dies leaves page.evaluate waiting forever: fail instead.
-    const crashed = new Promise((_, reject) => page.on('crash', () => reject(new Error('The bench page crashed.'))));
+    const crashed = new Promise((_, reject) =>
+      page.on('crash', () => reject(new Error('The bench page crashed.'))),
+    );
     page.on('console', (message) => {
       if (message.text().startsWith('[lifecycle]')) console.log(`  ${message.text()}`);
     });
