@@ -82,6 +82,7 @@ export interface SeedRow {
 }
 
 async function seedRun(options: {
+  stepOutputBytes: number;
   dbName: string;
   auto: boolean;
   tasks: number;
@@ -128,7 +129,7 @@ async function seedRun(options: {
           taskId: id,
           tool,
           params: { path, attempt: s },
-          result: { output: output(next, 6_000) },
+          result: { output: output(next, options.stepOutputBytes) },
           status: 'ok',
         });
         for (; e < editsPerTask && Math.floor((e * options.steps) / editsPerTask) === s; e++) {
@@ -209,6 +210,7 @@ async function seedRun(options: {
 }
 
 export async function lifecycleSeedBench(options: {
+  stepOutputBytes: number;
   dbName: string;
   tasks: number;
   steps: number;

@@ -25,6 +25,7 @@ function seedLines(seed) {
       mib(row.currentTaskHeavyBytes),
       mib(row.fileBytes),
       mib(row.freelistCount * row.pageSize),
+      mib(row.fileBytes - row.freelistCount * row.pageSize - row.heavyBytes),
       mib(control.heavyBytes),
       mib(control.fileBytes),
     ];
@@ -67,9 +68,11 @@ function seedLines(seed) {
     lines: [
       `### (a) The seed's test: ${last.task} tasks, each superseding the last`,
       '',
-      'Each task: a message, steps with ~6 KB of tool output each, repeated edits of the same source files (each one ' +
+      'Each task: a message, 20 steps with ~14 KB of tool output each (the seed had ≈85 MiB of steps over ~300 tasks), repeated edits of the same source files (each one ' +
         '`checkpointFile`, before and after), a summary. Automatic cleanup on (a pass 100 ms after a task state change); ' +
-        `figures taken once it caught up (longest wait ${ms(on.maxWaitForAutoMs)}). Control: the same run with cleanup off.`,
+        `figures taken once it caught up (longest wait ${ms(on.maxWaitForAutoMs)}). Control: the same run with cleanup off. ` +
+        '"Rest (rows kept)" = file − free pages − heavy bytes: schema, task rows, messages, summaries, the cleanup log ' +
+        'and the tombstones of removed checkpoint entries (path, sizes, when and why), all of which cleanup keeps.',
       '',
       table(
         [
@@ -78,6 +81,7 @@ function seedLines(seed) {
           "current task's own",
           'file MiB',
           'free in file',
+          'rest (rows kept)',
           'control: heavy MiB',
           'control: file MiB',
         ],
@@ -119,7 +123,7 @@ function largeLines(large) {
       `### (b) A generated ${mib(b.fileBytes)} MiB agent.db shaped like the seed's`,
       '',
       `${large.tasks} tasks in sessions (${large.protectedTasks} protected: each session's current task, what it references, ` +
-        'some pinned); each task has ${large.entriesPerTask} checkpoint entries (new files; random base64 bodies, so they compress to about 3/4) and ${large.stepsPerTask} steps, sizes varying around the mean. ' +
+        `some pinned); each task has ${large.entriesPerTask} checkpoint entries (new files; random base64 bodies, so they compress to about 3/4) and ${large.stepsPerTask} steps, sizes varying around the mean. ` +
         `Checkpoint bodies ${pct(b.bytes.checkpointStored / b.fileBytes)} of the file, steps ${pct(b.bytes.steps / b.fileBytes)}. ` +
         `Generated through the engine in ${(large.generateMs / 1000).toFixed(0)} s. Browser quota ${mib(large.quota.quota)} MiB.`,
       '',
@@ -187,6 +191,7 @@ function largeLines(large) {
 export async function run() {
   const targetMiB = Number(process.env.BENCH_LIFECYCLE_MIB ?? 255);
   const tasks = Number(process.env.BENCH_LIFECYCLE_TASKS ?? 100);
+  const parts = process.env.BENCH_LIFECYCLE_PARTS ?? 'ab';
   const stamp = Date.now();
   const { seed, large } = await withBenchPage(async (page) => {
     // A renderer that dies leaves page.evaluate waiting forever: fail instead.
@@ -198,28 +203,35 @@ export async function run() {
     });
     const evaluate = (fn, options) => Promise.race([page.evaluate(fn, options), crashed]);
     console.log(`  (a) ${tasks} tasks, with automatic cleanup and without…`);
-    const seed = await evaluate((o) => globalThis.bench.lifecycleSeed(o), {
-      dbName: `bench-lifecycle-seed-${stamp}`,
-      tasks,
-      steps: 20,
-      files: 4,
-      edits: 5,
-      seed: 11,
-    });
+    const seed = !parts.includes('a')
+      ? null
+      : await evaluate((o) => globalThis.bench.lifecycleSeed(o), {
+          dbName: `bench-lifecycle-seed-${stamp}`,
+          tasks,
+          steps: 20,
+          // ~14 KB of output a step, ~280 KB of steps a task: the seed's shape (≈85 MiB of steps over ~300 tasks).
+          stepOutputBytes: 14_000,
+          files: 4,
+          edits: 5,
+          seed: 11,
+        });
     console.log(`  (b) generating a ${targetMiB} MiB database…`);
-    const large = await evaluate((o) => globalThis.bench.lifecycleLarge(o), {
-      dbName: `bench-lifecycle-large-${stamp}.db`,
-      targetMiB,
-      sessions: 5,
-      tasksPerSession: 60,
-      entriesPerTask: 40,
-      stepsPerTask: 20,
-      seed: 13,
-      audits: 7,
-    });
+    const large = !parts.includes('b')
+      ? null
+      : await evaluate((o) => globalThis.bench.lifecycleLarge(o), {
+          dbName: `bench-lifecycle-large-${stamp}.db`,
+          targetMiB,
+          sessions: 5,
+          tasksPerSession: 60,
+          entriesPerTask: 40,
+          stepsPerTask: 20,
+          seed: 13,
+          audits: 7,
+        });
     return { seed, large };
   });
-  const a = seedLines(seed);
-  const b = largeLines(large);
+  const none = { lines: [], targets: [] };
+  const a = seed ? seedLines(seed) : none;
+  const b = large ? largeLines(large) : none;
   return { lines: [...a.lines, '', ...b.lines], ok: [...a.targets, ...b.targets].every((t) => t.ok) };
 }
