@@ -61,7 +61,7 @@ export async function createSqliteEngine(
       const driver = createWaSqliteDriver(api, db, where === 'main' ? main?.explainIo : undefined);
       try {
         // DELETE journal + FULL sync: OPFSCoopSyncVFS refuses TRUNCATE/PERSIST, and WAL needs exclusive locking.
-        await driver.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+        await driver.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;');
       } catch (error) {
         await driver.close().catch(() => undefined);
         throw error;
