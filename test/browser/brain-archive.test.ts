@@ -39,7 +39,7 @@ describe('whole-brain export and import', () => {
 
     const fresh = await brain();
     const report = await fresh.importBrain(zip, { projectName: unique('restored') });
-    expect(report.files.sort()).toEqual(agentFiles);
+    expect([...report.files].sort()).toEqual(agentFiles);
     expect((await fresh.listSessions()).map((s) => s.title)).toEqual(['archived session']);
     const sessionId = (await fresh.listSessions())[0]!.id;
     expect((await fresh.listTasks(sessionId)).map((t) => t.title)).toEqual(['archived task']);
