@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env['E2E_PORT'] ?? 4173);
+// Several people can build and serve their own copy at once: E2E_OUTDIR=<dir> E2E_PORT=<port> (default dist, 4173).
+const outDir = process.env['E2E_OUTDIR'] ?? 'dist';
 
 export default defineConfig({
   testDir: '.',
@@ -15,7 +17,7 @@ export default defineConfig({
   use: { baseURL: `http://127.0.0.1:${port}` },
   webServer: {
     // The built app (`npm run test:e2e` builds it first), served as a user would get it.
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${outDir}`,
     cwd: '../..',
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
