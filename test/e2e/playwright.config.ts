@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env['E2E_PORT'] ?? 4173);
 // Several people can build and serve their own copy at once: E2E_OUTDIR=<dir> E2E_PORT=<port> (default dist, 4173).
-const outDir = process.env['E2E_OUTDIR'] ?? 'dist';
+// Give E2E_OUTDIR as an absolute path (vite resolves a relative one against its root, src/ui).
+const outDir = process.env['E2E_OUTDIR'];
 
 export default defineConfig({
   testDir: '.',
@@ -17,7 +18,7 @@ export default defineConfig({
   use: { baseURL: `http://127.0.0.1:${port}` },
   webServer: {
     // The built app (`npm run test:e2e` builds it first), served as a user would get it.
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${outDir}`,
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort${outDir ? ` --outDir ${outDir}` : ''}`,
     cwd: '../..',
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
