@@ -53,6 +53,12 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   const remote = Comlink.wrap<BrainWorker>(worker);
   let closed = false;
   let closedError = new BrainError('Closed', 'This brain is closed.');
+  // Set by close() until the worker is gone: calls made meanwhile reject at once instead of racing the shutdown.
+  let closing: Promise<void> | null = null;
+  const closingError = new BrainError('Closed', 'This brain is closing: open it again to use it.');
+  // Calls sent and not yet answered. Comlink drops their listeners when the proxy is released, so terminate()
+  // rejects them itself; otherwise a call whose answer was still on its way would never settle.
+  const pending = new Map<Promise<unknown>, (error: BrainError) => void>();
   let info: BrainInfo;
   const onOwnerEvent = (event: OwnerEvent) => {
     if (event.kind === 'taken-over') {
@@ -77,6 +83,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     closed = true;
     remote[Comlink.releaseProxy]();
     worker.terminate();
+    for (const reject of pending.values()) reject(closedError);
+    pending.clear();
     if (typeof removeEventListener === 'function') removeEventListener('pagehide', onPageHide);
   }
   const onPageHide = () => terminate();
@@ -84,13 +92,28 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     addEventListener('pagehide', onPageHide);
   }
 
+  /** Every call goes through here: refused once closing, rejected (not left hanging) if the worker goes. */
+  function track<T>(send: () => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(closedError);
+    if (closing) return Promise.reject(closingError);
+    let settle!: (error: BrainError) => void;
+    const tracked = new Promise<T>((resolve, reject) => {
+      settle = reject;
+      send().then(resolve, reject);
+    });
+    pending.set(tracked, settle);
+    const forget = () => void pending.delete(tracked);
+    tracked.then(forget, forget);
+    return tracked;
+  }
+
   const call =
     <K extends keyof BrainApi>(name: K) =>
-    (...args: Parameters<BrainApi[K]>): ReturnType<BrainApi[K]> => {
-      if (closed) return Promise.reject(closedError) as ReturnType<BrainApi[K]>;
-      const method = remote[name] as unknown as (...a: unknown[]) => ReturnType<BrainApi[K]>;
-      return method(...args);
-    };
+    (...args: Parameters<BrainApi[K]>): ReturnType<BrainApi[K]> =>
+      track(() => {
+        const method = remote[name] as unknown as (...a: unknown[]) => Promise<unknown>;
+        return method(...args);
+      }) as ReturnType<BrainApi[K]>;
 
   const client: Omit<Brain, 'subscribe' | 'close' | 'dbName'> = {
     info: call('info'),
@@ -140,18 +163,23 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     ...client,
     dbName: info.dbName,
     async subscribe(listener: ChangeListener) {
-      if (closed) throw closedError;
-      const unsubscribe = (await remote.subscribe(Comlink.proxy(listener))) as unknown as Comlink.Remote<() => void>;
+      const remoteUnsubscribe = await track(() => remote.subscribe(Comlink.proxy(listener)));
+      const unsubscribe = remoteUnsubscribe as unknown as Comlink.Remote<() => void>;
       return async () => {
-        if (closed) return;
-        await unsubscribe();
+        // Closing or closed: the worker drops every subscription with the database.
+        if (closed || closing) return;
+        await track(() => unsubscribe());
         unsubscribe[Comlink.releaseProxy]();
       };
     },
-    async close() {
-      if (closed) return;
-      await remote.close().catch(() => undefined);
-      terminate();
+    close() {
+      if (closed) return Promise.resolve();
+      // Calls already sent finish first (the worker answers them); later ones reject with `Closed`.
+      closing ??= Promise.allSettled([...pending.keys()])
+        .then(() => remote.close())
+        .catch(() => undefined)
+        .then(() => terminate());
+      return closing;
     },
   };
 }
