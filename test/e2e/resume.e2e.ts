@@ -349,3 +349,79 @@ test('the demo task killed at four different steps resumes each time at the firs
       `${end.events.length} events, ${end.compressions} compressions, ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
 });
+
+test('after the compressions, the history search finds an early superseded decision and a compressed-away file change, whose link opens its diff', async () => {
+  test.setTimeout(300_000);
+  page ??= await newPage();
+  // Run on its own (-g recall), it first runs the demo to the end.
+  if ((await readState(page))?.next.kind !== 'done') {
+    await page.goto('/#/demo');
+    await runFromUi(page, 'as fast as it goes', (await readState(page)) ? 'Resume' : 'Start');
+    await expect(page.getByTestId('demo-finished')).toBeVisible({ timeout: WAIT });
+  }
+  const state = (await readState(page))!;
+  expect(state.compressions, 'compressContext calls in the demo run').toBeGreaterThanOrEqual(2);
+  const active = await page.evaluate(
+    async (sessionId) =>
+      (await globalThis.agentBrain!.listEvents(sessionId as never, { activeOnly: true })).map((e) => e.id),
+    state.sessionId,
+  );
+
+  // The early decision, superseded by a later one, and compressed out of the context.
+  const early = state.events.find(
+    (e) => e.kind === 'decision' && e.text === 'Cursors are plain item indexes (numbers)',
+  );
+  expect(early).toBeDefined();
+  expect(state.events.some((e) => e.kind === 'decision' && e.supersedes === early!.id)).toBe(true);
+  expect(early!.compressedAt).not.toBeNull();
+  expect(active).not.toContain(early!.id);
+  // A file change of step 2, compressed away by the first compression (step 3).
+  const change = state.events.find(
+    (e) => e.kind === 'file_change' && e.text === 'stop the loop before start + pageSize',
+  );
+  expect(change?.checkpointEntryId).not.toBeNull();
+  expect(change!.compressedAt).not.toBeNull();
+  expect(active).not.toContain(change!.id);
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'History search' }).click();
+  const search = page.getByLabel('Search the history');
+  const hits = page.getByTestId('hits').getByRole('listitem');
+
+  await search.fill('plain item indexes');
+  await search.press('Enter');
+  // The question that led to it ranks close by; the decision is among the top three.
+  const decision = hits.filter({ hasText: 'Cursors are plain item indexes (numbers)' });
+  await expect(decision).toHaveCount(1);
+  const top = await hits.evaluateAll((items) => items.slice(0, 3).map((li) => li.textContent ?? ''));
+  expect(top.some((text) => text.includes('Cursors are plain item indexes (numbers)'))).toBe(true);
+  await expect(decision.locator('.badge')).toHaveText('decision');
+  await expect(decision.locator('mark').first()).toBeVisible();
+  await expect(decision.getByRole('link', { name: 'Open the task' })).toBeVisible();
+
+  await search.fill('stop the loop');
+  await search.press('Enter');
+  const fileHit = hits.filter({ hasText: 'stop the loop before start + pageSize' }).first();
+  await expect(fileHit.locator('.badge')).toHaveText('file change');
+  await expect(fileHit.locator('code.path')).toHaveText('src/paginate.ts');
+  await expect(hits.first(), 'the file change is the best hit').toContainText('stop the loop');
+  await fileHit.getByRole('link', { name: 'Open the diff' }).click();
+
+  // The checkpoint of that change, selected, with its diff: the loop bound going from <= to <.
+  await expect(page).toHaveURL(new RegExp(`#/checkpoints\\?.*entry=${change!.checkpointEntryId}`));
+  await expect(page.locator('#entry-heading')).toHaveText('src/paginate.ts');
+  await expect(page.getByTestId('entries').locator('a[aria-current="page"]')).toContainText(
+    'src/paginate.ts',
+  );
+  const diff = page.getByTestId('diff');
+  await expect(diff.locator('.add')).toHaveText('+1');
+  await expect(diff.locator('.del')).toHaveText('−1');
+  await expect(diff.locator('.d2h-ins').filter({ hasText: 'i < start + pageSize' }).first()).toBeVisible();
+  await expect(diff.locator('.d2h-del').filter({ hasText: 'i <= start + pageSize' }).first()).toBeVisible();
+  const patch = await page.evaluate(
+    async (entryId) => (await globalThis.agentBrain!.diffCheckpoint(entryId as never)).patch,
+    change!.checkpointEntryId,
+  );
+  expect(patch).toMatch(/^-\s*for \(let i = start; i <= start \+ pageSize/m);
+  expect(patch).toMatch(/^\+\s*for \(let i = start; i < start \+ pageSize/m);
+  expect(errorsByPage.flat(), 'console errors').toEqual([]);
+});
