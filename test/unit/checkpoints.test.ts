@@ -519,7 +519,7 @@ describe('lifecycle: removing a task’s checkpoints', () => {
     await engine.close();
   });
 
-  it('keeps the entry rows and says when and why their bodies went', async () => {
+  it('keeps the entries listed and says when, why and from which task their bodies went', async () => {
     const engine = await nodeEngine();
     const taskId = await task(engine);
     const { id } = await engine.api.checkpointFile({ taskId, path: 'kept.md', before: 'a', after: 'b' });
@@ -544,8 +544,9 @@ describe('lifecycle: removing a task’s checkpoints', () => {
     const error = await engine.api.readCheckpoint(id).catch((e: unknown) => e);
     expect(isBrainError(error, 'CheckpointRemoved')).toBe(true);
     expect((error as Error).message).toBe(
-      `Checkpoint entry ${id} (kept.md) was removed on 2026-01-02T03:04:05.000Z (task superseded by 7); its file bodies are no longer stored.`,
+      `Checkpoint entry ${id} (kept.md) of task ${taskId} was removed on 2026-01-02T03:04:05.000Z (task superseded by 7); its file bodies are no longer stored.`,
     );
+    expect((error as { details?: unknown }).details).toMatchObject({ entryId: id, taskId, path: 'kept.md' });
     await expect(engine.api.diffCheckpoint(id)).rejects.toMatchObject({ code: 'CheckpointRemoved' });
     await expect(engine.repo.removeTaskCheckpoints(taskId, { at: 0, reason: ' ' })).rejects.toMatchObject({
       code: 'InvalidArgument',

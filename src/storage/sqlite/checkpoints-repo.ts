@@ -19,6 +19,7 @@ import {
   type StoredForm,
 } from '../blobs/body-store';
 import type { BodyCodec } from '../blobs/codec';
+import { createRemovalsRepo, NEXT_ENTRY_ID } from './checkpoint-removals';
 import type { SqlDriver } from './driver';
 
 export type EntrySideKind = 'absent' | 'text' | 'bytes' | 'too-large';
@@ -253,6 +254,7 @@ export type CheckpointsRepoOptions = BodyStoreOptions & { readonly now?: () => n
 
 export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOptions = {}) {
   const bodies = createBodyStore(createBodyRows(db, options.now ?? Date.now), options);
+  const removals = createRemovalsRepo(db);
 
   async function storeSide(side: NewEntrySide, path: string, baseId: number | null): Promise<number | null> {
     if (side.kind !== 'text' && side.kind !== 'bytes') return null;
@@ -262,11 +264,15 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
   const sizeOf = (side: NewEntrySide) =>
     side.kind === 'absent' ? null : side.kind === 'too-large' ? side.size : side.raw.length;
 
-  async function getRow(id: CheckpointEntryId): Promise<EntryRow> {
+  /** The live row, or the removed entry as its removal record keeps it (cleanup deleted its row). */
+  async function getRow(id: CheckpointEntryId): Promise<EntryRow | EntryRecord> {
     const row = await db.get<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM checkpoint_entries WHERE id = ?`, [id]);
-    if (!row) throw new BrainError('NotFound', `Checkpoint entry ${id} does not exist.`, { entryId: id });
-    return row;
+    if (row) return row;
+    const removed = await removals.find(id);
+    if (removed) return removed;
+    throw new BrainError('NotFound', `Checkpoint entry ${id} does not exist.`, { entryId: id });
   }
+  const recordOf = (row: EntryRow | EntryRecord): EntryRecord => ('task_id' in row ? toRecord(row) : row);
 
   const repo = {
     /** Stores the entry and its bodies. Run inside a transaction (the feature wraps a batch in one). */
@@ -274,10 +280,11 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
       // Before first: it is usually the previous version, and the after body deltas against it.
       const beforeBody = await storeSide(entry.before, entry.path, null);
       const afterBody = await storeSide(entry.after, entry.path, beforeBody);
+      // The id explicitly above every removed entry's: an id once given out never names another entry.
       const { lastInsertRowid } = await db.run(
-        `INSERT INTO checkpoint_entries (task_id, step_id, path, before_kind, before_size, before_body_id,
+        `INSERT INTO checkpoint_entries (id, task_id, step_id, path, before_kind, before_size, before_body_id,
            after_kind, after_size, after_body_id, binary, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (${NEXT_ENTRY_ID}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           entry.taskId,
           entry.stepId,
@@ -296,15 +303,19 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
     },
 
     async get(id: CheckpointEntryId): Promise<EntryRecord> {
-      return toRecord(await getRow(id));
+      return recordOf(await getRow(id));
     },
 
+    /** Live and removed entries, oldest first. */
     async list(taskId: TaskId): Promise<EntryRecord[]> {
       const rows = await db.all<EntryRow>(
         `SELECT ${ENTRY_COLUMNS} FROM checkpoint_entries WHERE task_id = ? ORDER BY id`,
         [taskId],
       );
-      return rows.map(toRecord);
+      const removed: EntryRecord[] = await removals.listTask(taskId);
+      return removed.length === 0
+        ? rows.map(toRecord)
+        : [...rows.map(toRecord), ...removed].sort((a, b) => a.id - b.id);
     },
 
     /**
@@ -315,15 +326,24 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
       id: CheckpointEntryId,
     ): Promise<{ record: EntryRecord; before: Uint8Array | null; after: Uint8Array | null }> {
       const row = await getRow(id);
-      const record = toRecord(row);
-      if (record.removed) {
+      const record = recordOf(row);
+      const { removed } = record;
+      if (removed) {
         throw new BrainError(
           'CheckpointRemoved',
-          `Checkpoint entry ${id} (${row.path}) was removed on ${new Date(record.removed.at).toISOString()} ` +
-            `(${record.removed.reason}); its file bodies are no longer stored.`,
-          { entryId: id, path: row.path, removedAt: record.removed.at, reason: record.removed.reason },
+          `Checkpoint entry ${id} (${record.path}) of task ${record.taskId} was removed on ` +
+            `${new Date(removed.at).toISOString()} (${removed.reason}); its file bodies are no longer stored.`,
+          {
+            entryId: id,
+            path: record.path,
+            taskId: record.taskId,
+            removedAt: removed.at,
+            reason: removed.reason,
+          },
         );
       }
+      // Only a removal record has no row, and it always says when and why.
+      if (!('task_id' in row)) throw new BrainError('Internal', `Checkpoint entry ${id} has no row.`);
       const read = async (bodyId: number | null, side: 'before' | 'after') => {
         if (bodyId === null) return null;
         try {
@@ -354,9 +374,10 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
     },
 
     /**
-     * For cleanup, inside its per-task transaction: marks every live entry of the task removed (rows, paths and
-     * sizes stay), drops their body references and deletes the bodies no one needs any more (rebasing any
-     * surviving body that used one of them as its delta base).
+     * For cleanup, inside its per-task transaction: replaces every live entry of the task by one removal record
+     * (paths, sizes and times stay readable; when and why are stored once), which drops their body references,
+     * and deletes the bodies no one needs any more (rebasing any surviving body that used one of them as its
+     * delta base).
      */
     async removeTaskCheckpoints(
       taskId: TaskId,
@@ -366,11 +387,7 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
         throw new BrainError('InvalidArgument', 'A checkpoint removal needs a reason.');
       }
       return db.transaction(async () => {
-        const { changes } = await db.run(
-          `UPDATE checkpoint_entries SET before_body_id = NULL, after_body_id = NULL, removed_at = ?, removed_reason = ?
-           WHERE task_id = ? AND removed_at IS NULL`,
-          [removal.at, removal.reason, taskId],
-        );
+        const changes = await removals.removeTask(taskId, removal);
         const collected = await bodies.collect();
         return {
           entries: changes,
@@ -398,7 +415,9 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
         'SELECT count(*) AS bodies, coalesce(sum(stored_size), 0) AS stored, coalesce(sum(raw_size), 0) AS raw FROM checkpoint_bodies',
       );
       const entryRow = await db.get<{ entries: number; removed: number }>(
-        'SELECT count(*) AS entries, coalesce(sum(removed_at IS NOT NULL), 0) AS removed FROM checkpoint_entries',
+        `SELECT count(*) + (SELECT coalesce(sum(entries), 0) FROM checkpoint_removals) AS entries,
+           (SELECT coalesce(sum(entries), 0) FROM checkpoint_removals) AS removed
+         FROM checkpoint_entries`,
       );
       return {
         entries: entryRow?.entries ?? 0,
@@ -414,9 +433,12 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
       const only = taskId === undefined ? '' : 'WHERE task_id = ?';
       const params = taskId === undefined ? [] : [taskId];
       const counts = await db.all<{ task_id: number; entries: number; removed: number }>(
-        `SELECT task_id, count(*) AS entries, coalesce(sum(removed_at IS NOT NULL), 0) AS removed
-         FROM checkpoint_entries ${only} GROUP BY task_id ORDER BY task_id`,
-        params,
+        `SELECT task_id, sum(live) + sum(removed) AS entries, sum(removed) AS removed FROM (
+           SELECT task_id, 1 AS live, 0 AS removed FROM checkpoint_entries ${only}
+           UNION ALL
+           SELECT task_id, 0, entries FROM checkpoint_removals ${only}
+         ) GROUP BY task_id ORDER BY task_id`,
+        [...params, ...params],
       );
       const bytes = await db.all<{
         task_id: number;

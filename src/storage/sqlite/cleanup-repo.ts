@@ -1,7 +1,12 @@
 import { BrainError } from '../../core/errors';
 import { asSessionId, asTaskId, type TaskId } from '../../core/ids';
 import type { ReferenceKind, TaskState } from '../../core/model';
-import type { CleanReason, RetentionState, RetentionTask } from '../../core/retention/index';
+import {
+  describeReason,
+  type CleanReason,
+  type RetentionState,
+  type RetentionTask,
+} from '../../core/retention/index';
 import { createCheckpointsRepo } from './checkpoints-repo';
 import type { SqlDriver } from './driver';
 
@@ -23,9 +28,9 @@ export interface CheckpointBytes {
 }
 
 /**
- * The checkpoint store as cleanup sees it. `removeTaskCheckpoints` runs inside the caller's transaction: it marks
- * the task's entries removed (reads then raise CheckpointRemoved with `at` and `reason`) and deletes the bodies no
- * other entry needs, keeping delta bases readable.
+ * The checkpoint store as cleanup sees it. `removeTaskCheckpoints` runs inside the caller's transaction: it
+ * replaces the task's entries by one removal record (listing them still works; reads raise CheckpointRemoved with
+ * `at`, `reason` and the task) and deletes the bodies no other entry needs, keeping delta bases readable.
  */
 export interface CheckpointCleanupPort {
   removeTaskCheckpoints(
@@ -105,7 +110,6 @@ interface LogRow {
   task_id: number;
   at: number;
   reason: string;
-  reason_text: string;
   steps_removed: number;
   step_bytes_removed: number;
   checkpoint_entries_removed: number;
@@ -114,19 +118,23 @@ interface LogRow {
   raw_bytes_removed: number;
 }
 
-const toRecord = (row: LogRow): CleanupRecord => ({
-  id: row.id,
-  taskId: asTaskId(row.task_id),
-  at: row.at,
-  reason: JSON.parse(row.reason) as CleanReason,
-  reasonText: row.reason_text,
-  stepsRemoved: row.steps_removed,
-  stepBytesRemoved: row.step_bytes_removed,
-  checkpointEntriesRemoved: row.checkpoint_entries_removed,
-  bodiesRemoved: row.bodies_removed,
-  storedBytesRemoved: row.stored_bytes_removed,
-  rawBytesRemoved: row.raw_bytes_removed,
-});
+/** The reason is stored as data only; its words are describeReason's (migration 5 dropped the stored copy). */
+const toRecord = (row: LogRow): CleanupRecord => {
+  const reason = JSON.parse(row.reason) as CleanReason;
+  return {
+    id: row.id,
+    taskId: asTaskId(row.task_id),
+    at: row.at,
+    reason,
+    reasonText: describeReason(reason),
+    stepsRemoved: row.steps_removed,
+    stepBytesRemoved: row.step_bytes_removed,
+    checkpointEntriesRemoved: row.checkpoint_entries_removed,
+    bodiesRemoved: row.bodies_removed,
+    storedBytesRemoved: row.stored_bytes_removed,
+    rawBytesRemoved: row.raw_bytes_removed,
+  };
+};
 
 /** Reads the retention state and applies one task's cleanup. Writes run inside the caller's transaction. */
 export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupPort) {
@@ -198,14 +206,14 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
      * Removes one task's heavy data — its steps and checkpoint entries (and the bodies no one else needs) — marks
      * the task and writes the log record. Keeps the task row, its messages and summaries. Returns null when the
      * task was cleaned already. Call inside a transaction: the task is then either fully cleaned or untouched.
+     * `entryNote` is the short why its removed checkpoint entries keep (stored once for the task).
      */
     async cleanTask(
       taskId: TaskId,
       at: number,
       reason: CleanReason,
-      text: { readonly reasonText: string; readonly entryNote: string },
+      entryNote: string,
     ): Promise<CleanupRecord | null> {
-      const { reasonText, entryNote } = text;
       const task = await db.get<{ heavy_removed_at: number | null }>(
         'SELECT heavy_removed_at FROM tasks WHERE id = ?',
         [taskId],
@@ -225,14 +233,13 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
       ]);
       if (task) await db.run('UPDATE tasks SET heavy_removed_at = ? WHERE id = ?', [at, taskId]);
       const { lastInsertRowid } = await db.run(
-        `INSERT INTO cleanup_log (task_id, at, reason, reason_text, steps_removed, step_bytes_removed,
+        `INSERT INTO cleanup_log (task_id, at, reason, steps_removed, step_bytes_removed,
            checkpoint_entries_removed, bodies_removed, stored_bytes_removed, raw_bytes_removed)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           taskId,
           at,
           JSON.stringify(reason),
-          reasonText,
           stepsRemoved,
           before.bytes - after.bytes,
           removed.entries,

@@ -3,7 +3,7 @@
  */
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
-import { describeReason, removalNote, type CleanReason } from '../../core/retention/index';
+import { removalNote, type CleanReason } from '../../core/retention/index';
 import type { CleanupRepo } from '../../storage/sqlite/cleanup-repo';
 import type { EngineContext } from '../context';
 import type { CleanupOptions, CleanupReport } from '../protocol-lifecycle';
@@ -36,10 +36,7 @@ export function createCleanupRunner(ctx: EngineContext, deps: { repo: CleanupRep
       try {
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
         const record = await db.transaction(() =>
-          repo.cleanTask(verdict.taskId, clock.now(), reason, {
-            reasonText: describeReason(reason),
-            entryNote: removalNote(reason),
-          }),
+          repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
         );
         if (!record) continue;
         cleaned.push(record);

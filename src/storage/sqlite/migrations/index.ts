@@ -2,6 +2,7 @@ import initial from './001-initial';
 import checkpoints from './002-checkpoints';
 import cleanup from './003-cleanup';
 import events from './004-events';
+import slimTombstones from './005-slim-tombstones';
 
 export interface Migration {
   readonly id: number;
@@ -10,4 +11,4 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 2, name: 'checkpoints', sql: checkpoints }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }];
+export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 2, name: 'checkpoints', sql: checkpoints }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }, { id: 5, name: 'slim-tombstones', sql: slimTombstones }];
