@@ -8,6 +8,7 @@ import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
+import { transferBytes, watchProgressVia } from './storage-client';
 import type {
   ArchiveProgressListener,
   BrainApi,
@@ -15,6 +16,8 @@ import type {
   BrainInfo,
   BrainWorker,
   ChangeListener,
+  EngineProgressListener,
+  ImportReport,
   OwnerEvent,
 } from '../worker/protocol';
 
@@ -36,7 +39,11 @@ export interface OpenBrainOptions {
   readonly closeOnPageHide?: boolean;
 }
 
-export interface Brain extends Omit<BrainApi, 'subscribe'> {
+export interface Brain extends Omit<BrainApi, 'subscribe' | 'watchProgress' | 'importDatabase'> {
+  /** Like `subscribe`, for progress reports of long engine calls (compact). */
+  watchProgress(listener: EngineProgressListener): Promise<() => Promise<void>>;
+  /** As BrainApi's; `bytes` moves to the worker: afterwards it is empty unless it was a view into a larger buffer (then copied). Pass `bytes.slice()` to keep it. */
+  importDatabase(bytes: Uint8Array): Promise<ImportReport>;
   readonly dbName: string;
   /** `listener` is called after every committed change; await the returned function to unsubscribe. */
   subscribe(listener: ChangeListener): Promise<() => Promise<void>>;
@@ -138,7 +145,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     listSummaries: call('listSummaries'),
     integrityCheck: call('integrityCheck'),
     exportDatabase: call('exportDatabase'),
-    importDatabase: call('importDatabase'),
+    importDatabase: (bytes: Uint8Array) => call('importDatabase')(transferBytes(bytes)),
     // Progress listeners cross the worker by reference.
     exportBrain: (onProgress?: ArchiveProgressListener) =>
       call('exportBrain')(onProgress && Comlink.proxy(onProgress)),
@@ -157,6 +164,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     readCheckpoint: call('readCheckpoint'),
     readCheckpoints: call('readCheckpoints'),
     diffCheckpoint: call('diffCheckpoint'),
+    sizeHistory: call('sizeHistory'),
+    watchProgress: watchProgressVia(remote, track, () => closed || closing !== null),
   };
 
   return {

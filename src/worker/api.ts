@@ -12,6 +12,7 @@ import { createArchiveFeature } from './features/archive';
 import type { MemoryFilesProvider } from './features/memory-files';
 import { createCheckpointsFeature } from './features/checkpoints';
 import type { BrainApi, BrainChange, BrainInfo, ChangeListener } from './protocol';
+import { observeEngine } from './observe';
 
 export interface EngineDeps {
   readonly database: Database;
@@ -115,5 +116,5 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   });
   const cleanupFeature = createLifecycleFeature(ctx, deps);
   const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, archive, createCheckpointsFeature(ctx), cleanupFeature.api);
-  return cleanupFeature.start(serialise(api, new Set(['subscribe'])));
+  return cleanupFeature.start(serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress'])));
 }

@@ -53,6 +53,7 @@ export function createWorkerHost(): WorkerHost {
       Object.assign(host, api, {
         // What crosses the worker boundary by reference (a function) or by transfer (large bytes).
         subscribe: async (listener: Parameters<BrainApi['subscribe']>[0]) => Comlink.proxy(await api.subscribe(listener)),
+        watchProgress: async (listener: Parameters<BrainApi['watchProgress']>[0]) => Comlink.proxy(await api.watchProgress(listener)),
         exportDatabase: async () => {
           const bytes = await api.exportDatabase();
           return Comlink.transfer(bytes, [bytes.buffer]);

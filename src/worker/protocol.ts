@@ -19,6 +19,8 @@ import type { ProjectApi } from './protocol-project';
 export * from './protocol-checkpoints';
 export * from './protocol-archive';
 import type { ArchiveApi } from './protocol-archive';
+export * from './protocol-size-history';
+import type { ProgressApi, SizeHistoryApi } from './protocol-size-history';
 
 export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans' | 'project';
 
@@ -118,7 +120,7 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi & ArchiveApi;
+export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi & ArchiveApi & SizeHistoryApi & ProgressApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */

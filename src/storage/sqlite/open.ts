@@ -1,6 +1,7 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
 import type { SqlDriver } from './driver';
+import { ioMeter } from './io-meter';
 import { createWaSqliteDriver, translateSqliteError, type IoErrorExplainer } from './wa-sqlite-driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
@@ -40,6 +41,8 @@ export async function createSqliteEngine(
   // The package types MemoryVFS without its static `create` or file map.
   const createMemoryVfs = (MemoryVFS as unknown as { create(name: string, module: unknown): Promise<unknown> }).create;
   const memoryVfs = (await createMemoryVfs.call(MemoryVFS, MEMORY_VFS, module)) as { mapNameToFile: Map<string, MemoryFile> };
+  // Page I/O counts for progress of long statements (io-meter.ts).
+  for (const vfs of [memoryVfs, main?.vfs]) if (vfs) ioMeter.attach(vfs);
   api.vfs_register(memoryVfs as never, false);
   if (main) api.vfs_register(main.vfs as never, false);
   const mainVfs = main?.vfs.name ?? MEMORY_VFS;

@@ -3,6 +3,7 @@ import checkpoints from './002-checkpoints';
 import cleanup from './003-cleanup';
 import events from './004-events';
 import slimTombstones from './005-slim-tombstones';
+import sizeHistory from './006-size-history';
 
 export interface Migration {
   readonly id: number;
@@ -11,4 +12,4 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 2, name: 'checkpoints', sql: checkpoints }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }, { id: 5, name: 'slim-tombstones', sql: slimTombstones }];
+export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 2, name: 'checkpoints', sql: checkpoints }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }, { id: 5, name: 'slim-tombstones', sql: slimTombstones }, { id: 6, name: 'size-history', sql: sizeHistory }];

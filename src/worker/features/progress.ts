@@ -1,0 +1,64 @@
+import { BrainError } from '../../core/errors';
+import { createProgressThrottle, vacuumProgress } from '../../core/progress';
+import { pageStats } from '../../storage/sqlite/health';
+import type { IoCounts, IoMeter } from '../../storage/sqlite/io-meter';
+import type { EngineContext } from '../context';
+import type { EngineProgress, EngineProgressListener, ProgressApi } from '../protocol-size-history';
+
+const reportEveryMs = 100;
+
+/**
+ * Progress of long engine calls from inside them. A full VACUUM is one synchronous SQLite call in the worker:
+ * no timer fires until it ends, but the VFS is called for every page, so the I/O meter's listener reports (at
+ * most every 100 ms) to the watchers — over Comlink a report is a postMessage, sent at once.
+ */
+export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: () => number = () => performance.now()) {
+  const listeners = new Set<EngineProgressListener>();
+
+  function report(progress: EngineProgress) {
+    for (const listener of listeners) {
+      try {
+        const pending = listener(progress) as unknown;
+        // A listener in a closed page rejects: drop it rather than disturb the call.
+        if (pending instanceof Promise) pending.catch(() => listeners.delete(listener));
+      } catch {
+        listeners.delete(listener);
+      }
+    }
+  }
+
+  const api = {
+    async watchProgress(listener: EngineProgressListener) {
+      if (typeof listener !== 'function') throw new BrainError('InvalidArgument', 'watchProgress takes a listener function.');
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  } satisfies ProgressApi;
+
+  return {
+    api,
+    /** Runs `compact` (a full VACUUM) reporting its page counts. */
+    async compact<T>(run: () => Promise<T>): Promise<T> {
+      if (listeners.size === 0) return run();
+      const file = await pageStats(ctx.db);
+      const start = meter.counts();
+      const throttle = createProgressThrottle(now, reportEveryMs);
+      const send = (counts: IoCounts) => {
+        const p = vacuumProgress(
+          { mainRead: counts.mainRead - start.mainRead, mainWritten: counts.mainWritten - start.mainWritten },
+          file,
+        );
+        if (throttle.due(p.phase)) report({ operation: 'compact', ...p, unit: 'pages' });
+      };
+      send(start);
+      const stop = meter.watch(send);
+      try {
+        return await run();
+      } finally {
+        stop();
+      }
+    },
+  };
+}

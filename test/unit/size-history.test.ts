@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  defaultSizeHistoryPolicy,
+  planThinning,
+  shouldSample,
+  type SizeFigures,
+} from '../../src/core/size-history';
+import type { Clock } from '../../src/core/clock';
+import { memoryBrain } from './engine-helpers';
+
+const figures: SizeFigures = {
+  pageSize: 4096,
+  pageCount: 100,
+  freelistCount: 3,
+  checkpointBytes: 1000,
+  stepBytes: 2000,
+  lightBytes: 300,
+};
+
+/** A clock the test moves by hand. */
+function manualClock(start = 1_700_000_000_000): Clock & { advance(ms: number): void; t: number } {
+  const clock = {
+    t: start,
+    now: () => clock.t,
+    advance: (ms: number) => void (clock.t += ms),
+  };
+  return clock;
+}
+
+describe('size history policy (pure)', () => {
+  it('keeps every sample of the last hour at most one a minute, the newest of each minute', () => {
+    const now = 10_000 * HOUR_MS;
+    // Three samples inside one minute, one in the minute before.
+    const samples = [
+      { id: 1, at: now - 2 * MINUTE_MS + 5_000 },
+      { id: 2, at: now - MINUTE_MS + 1_000 },
+      { id: 3, at: now - MINUTE_MS + 20_000 },
+      { id: 4, at: now - MINUTE_MS + 40_000 },
+    ];
+    // Buckets are aligned to epoch minutes: 2, 3 and 4 share one; 4 is the newest.
+    expect(planThinning(samples, now)).toEqual([2, 3]);
+  });
+
+  it('thins older samples by tier: 15 min for a day, 2 h for a week, a day for 90 days, a week beyond', () => {
+    const now = 1000 * DAY_MS;
+    const samples: { id: number; at: number }[] = [];
+    let id = 0;
+    // One sample a minute for 200 days back.
+    for (let age = 0; age < 200 * DAY_MS; age += 5 * MINUTE_MS) samples.push({ id: ++id, at: now - age });
+    const drop = new Set(planThinning(samples, now));
+    const kept = samples.filter((s) => !drop.has(s.id));
+    const inAge = (from: number, to: number) => kept.filter((s) => now - s.at >= from && now - s.at < to).length;
+    expect(inAge(0, HOUR_MS)).toBe(12); // every 5-min sample of the last hour
+    expect(inAge(HOUR_MS, DAY_MS)).toBeGreaterThanOrEqual(91);
+    expect(inAge(HOUR_MS, DAY_MS)).toBeLessThanOrEqual(93);
+    expect(inAge(DAY_MS, 7 * DAY_MS)).toBeGreaterThanOrEqual(71);
+    expect(inAge(DAY_MS, 7 * DAY_MS)).toBeLessThanOrEqual(73);
+    expect(inAge(7 * DAY_MS, 90 * DAY_MS)).toBeGreaterThanOrEqual(82);
+    expect(inAge(7 * DAY_MS, 90 * DAY_MS)).toBeLessThanOrEqual(84);
+    expect(inAge(90 * DAY_MS, 200 * DAY_MS)).toBeGreaterThanOrEqual(15);
+    expect(inAge(90 * DAY_MS, 200 * DAY_MS)).toBeLessThanOrEqual(17);
+    expect(kept.length).toBeLessThanOrEqual(defaultSizeHistoryPolicy.maxSamples);
+  });
+
+  it('is stable: thinning what it kept drops nothing more', () => {
+    const now = 50 * DAY_MS;
+    const samples = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, at: now - i * 17 * MINUTE_MS }));
+    const drop = new Set(planThinning(samples, now));
+    const kept = samples.filter((s) => !drop.has(s.id));
+    expect(planThinning(kept, now)).toEqual([]);
+  });
+
+  it('holds the hard cap, dropping the oldest', () => {
+    const policy = { ...defaultSizeHistoryPolicy, maxSamples: 5 };
+    const now = 100 * DAY_MS;
+    const samples = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, at: now - i * 10 * DAY_MS }));
+    // Weekly buckets keep all eight (10 days apart); the cap keeps the five newest.
+    expect(planThinning(samples, now, policy)).toEqual([6, 7, 8]);
+  });
+
+  it('samples when figures change; writes wait the interval; unchanged figures only after an hour', () => {
+    const at = 1_000_000;
+    const last = { at, figures };
+    const grown = { ...figures, pageCount: 120 };
+    expect(shouldSample({ cause: 'open', now: at, figures, last: null })).toBe(true);
+    expect(shouldSample({ cause: 'cleanup', now: at + 1, figures: grown, last })).toBe(true);
+    expect(shouldSample({ cause: 'cleanup', now: at + 1, figures, last })).toBe(false);
+    expect(shouldSample({ cause: 'writes', now: at + 4 * MINUTE_MS, figures: grown, last })).toBe(false);
+    expect(shouldSample({ cause: 'writes', now: at + 5 * MINUTE_MS, figures: grown, last })).toBe(true);
+    expect(shouldSample({ cause: 'open', now: at + HOUR_MS - 1, figures, last })).toBe(false);
+    expect(shouldSample({ cause: 'open', now: at + HOUR_MS, figures, last })).toBe(true);
+  });
+});
+
+describe('size history through the engine (Node, real SQLite in memory)', () => {
+  async function seed(api: Awaited<ReturnType<typeof memoryBrain>>['api']) {
+    const { id: sessionId } = await api.startSession({ title: 'growth' });
+    const old = (await api.startTask({ sessionId, title: 'old attempt' })).id;
+    for (let i = 0; i < 20; i++)
+      await api.recordStep({ taskId: old, tool: 'dump', result: `${i}:${'x'.repeat(20_000)}`, status: 'ok' });
+    await api.setTaskState(old, 'superseded');
+    await api.startTask({ sessionId, title: 'current' });
+    return { sessionId, old };
+  }
+
+  it('samples on open, after a cleanup that removed data, and keeps the samples through cleanup', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    const first = await api.sizeHistory();
+    expect(first.samples.map((s) => s.cause)).toEqual(['open']);
+    expect(first.lastError).toBeNull();
+    await seed(api);
+    clock.advance(2 * MINUTE_MS);
+    const audit = await api.audit();
+    const report = await api.cleanup();
+    expect(report.cleaned.length).toBe(1);
+    const { samples } = await api.sizeHistory();
+    const last = samples.at(-1)!;
+    expect(last.cause).toBe('cleanup');
+    expect(last.at).toBe(clock.t);
+    // The sample's figures are the audit's, taken after the cleanup.
+    const after = await api.audit();
+    expect(last.fileBytes).toBe(after.fileBytes);
+    expect(last.freeBytes).toBe(after.freeBytes);
+    expect(last.stepBytes).toBe(after.bytes.steps);
+    expect(last.checkpointBytes).toBe(after.bytes.checkpointStored);
+    expect(last.heavyBytes).toBe(after.bytes.steps + after.bytes.checkpointStored);
+    expect(last.stepBytes).toBeLessThan(audit.bytes.steps);
+    expect(last.freeBytes).toBeGreaterThan(0);
+    // A second cleanup with nothing to do adds no sample; the history survives cleanups.
+    await api.cleanup();
+    expect((await api.sizeHistory()).samples).toEqual(samples);
+  });
+
+  it('samples writes at most once per 5 minutes, and only when something was written', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    const { sessionId } = await seed(api);
+    const count = async () => (await api.sizeHistory()).samples.length;
+    expect(await count()).toBe(1); // open (before the seed)
+    clock.advance(5 * MINUTE_MS);
+    await api.recordMessage({ sessionId, role: 'user', content: 'more' });
+    expect(await count()).toBe(2);
+    const writes = (await api.sizeHistory()).samples[1]!;
+    expect(writes.cause).toBe('writes');
+    expect(writes.stepBytes).toBeGreaterThan(400_000);
+    // Many writes within the interval: no sample.
+    for (let i = 0; i < 30; i++) {
+      clock.advance(5_000);
+      await api.recordMessage({ sessionId, role: 'user', content: `message ${i}` });
+    }
+    expect(await count()).toBe(2);
+    // The messages above were written after the last sample: the first call after the interval records them,
+    // even a read.
+    clock.advance(10 * MINUTE_MS);
+    await api.listSessions();
+    expect((await api.sizeHistory()).samples.map((s) => s.cause)).toEqual(['open', 'writes', 'writes']);
+    // Reads only since then: nothing was written, no sample.
+    clock.advance(6 * MINUTE_MS);
+    await api.listSessions();
+    expect(await count()).toBe(3);
+  });
+
+  it('samples after maintain and compact that change the file', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    await seed(api);
+    await api.cleanup();
+    clock.advance(2 * MINUTE_MS);
+    const maintained = await api.maintain({ budgetMs: 10_000, force: true });
+    expect(maintained.pagesFreed).toBeGreaterThan(0);
+    expect((await api.sizeHistory()).samples.at(-1)).toMatchObject({ cause: 'maintain', freeBytes: 0 });
+    // Compacting a file with nothing to give back changes no figure: no sample.
+    clock.advance(2 * MINUTE_MS);
+    const before = (await api.sizeHistory()).samples.length;
+    await api.compact();
+    expect((await api.sizeHistory()).samples).toHaveLength(before);
+    // More history, cleaned: compacting now shrinks the file.
+    await seed(api);
+    await api.cleanup();
+    clock.advance(2 * MINUTE_MS);
+    const { bytesBefore, bytesAfter } = await api.compact();
+    expect(bytesAfter).toBeLessThan(bytesBefore);
+    const causes = (await api.sizeHistory()).samples.map((s) => s.cause);
+    expect(causes.slice(-2)).toEqual(['cleanup', 'compact']);
+    expect((await api.sizeHistory()).samples.at(-1)).toMatchObject({ fileBytes: bytesAfter, freeBytes: 0 });
+  });
+
+  it('stays bounded over a year of hourly activity', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    const { sessionId } = await seed(api);
+    for (let hour = 0; hour < 24 * 365; hour += 6) {
+      clock.advance(6 * HOUR_MS);
+      await api.recordMessage({ sessionId, role: 'user', content: `hour ${hour}` });
+      await api.listSessions();
+    }
+    const { samples } = await api.sizeHistory();
+    expect(samples.length).toBeGreaterThan(100);
+    expect(samples.length).toBeLessThanOrEqual(defaultSizeHistoryPolicy.maxSamples);
+    // Oldest first, and a year of history is still there (weekly beyond 90 days).
+    expect(samples.every((s, i) => i === 0 || s.at >= samples[i - 1]!.at)).toBe(true);
+    expect(clock.t - samples[0]!.at).toBeGreaterThan(300 * DAY_MS);
+  });
+
+  it('filters by since and refuses a bad one', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    const { sessionId } = await seed(api);
+    clock.advance(10 * MINUTE_MS);
+    const middle = clock.t;
+    await api.recordMessage({ sessionId, role: 'user', content: 'later' });
+    const all = (await api.sizeHistory()).samples;
+    expect(all).toHaveLength(2);
+    expect((await api.sizeHistory({ since: middle })).samples).toEqual(all.slice(1));
+    await expect(api.sizeHistory({ since: -1 })).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(api.sizeHistory({ since: Number.NaN })).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(api.sizeHistory(null as never)).rejects.toMatchObject({ code: 'InvalidArgument' });
+  });
+
+  it('a failed sample never fails the call; the error is reported by sizeHistory', async () => {
+    const clock = manualClock();
+    const { api, database } = await memoryBrain({ clock });
+    await seed(api);
+    // Break the table behind the engine's back: every insert now fails.
+    await database.driver.exec(
+      "CREATE TRIGGER no_samples BEFORE INSERT ON size_samples BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    clock.advance(10 * MINUTE_MS);
+    await expect(api.cleanup()).resolves.toMatchObject({ cleaned: [expect.anything()] });
+    const history = await api.sizeHistory();
+    expect(history.samples).toHaveLength(1);
+    expect(history.lastError?.message).toMatch(/refused/);
+    await database.driver.exec('DROP TRIGGER no_samples');
+    await api.maintain({ budgetMs: 10_000, force: true });
+    expect((await api.sizeHistory()).lastError).toBeNull();
+  });
+});
