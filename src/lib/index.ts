@@ -152,7 +152,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     importBrain: (bytes: Uint8Array, options?: BrainArchiveImportOptions, onProgress?: ArchiveProgressListener) =>
       call('importBrain')(bytes, options, onProgress && Comlink.proxy(onProgress)),
     planCleanup: call('planCleanup'),
-    cleanup: call('cleanup'),
+    cleanup: (...[options, onProgress]: Parameters<BrainApi['cleanup']>) => call('cleanup')(options, onProgress && Comlink.proxy(onProgress)),
     cleanupLog: call('cleanupLog'),
     audit: call('audit'),
     maintain: call('maintain'),

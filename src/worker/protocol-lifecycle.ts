@@ -99,12 +99,28 @@ export interface CleanupReport {
 }
 
 export interface CleanupOptions {
-  /**
-   * Clean at most this many tasks in this call (the rest stay for the next). Each call holds the engine for its
-   * duration, so callers with a long backlog clean in batches and let other calls in between. Default: all.
-   */
+  /** Clean at most this many tasks in this call (the rest stay for the next). Default: all. */
   readonly maxTasks?: number;
 }
+
+/** Where a `cleanup()` call stands, reported after each task it handles. */
+export interface CleanupProgress {
+  /** Tasks handled so far in this call: cleaned + failed. */
+  readonly done: number;
+  /**
+   * done + the tasks still to clean in this call by the latest plan (each turn re-plans, so calls made meanwhile
+   * can add or remove some).
+   */
+  readonly total: number;
+  readonly cleaned: number;
+  readonly failed: number;
+  /** Step bytes + stored checkpoint bytes removed so far. */
+  readonly bytesFreed: number;
+  /** The task just handled. */
+  readonly taskId: TaskId;
+}
+
+export type CleanupProgressListener = (progress: CleanupProgress) => void;
 
 export interface CleanupLogQuery {
   readonly taskId?: TaskId;
@@ -199,8 +215,12 @@ export interface CompactReport {
 export interface LifecycleApi {
   /** Dry run: every task with its verdict (keep / clean / skip), the reasons, and the bytes cleaning would free. */
   planCleanup(): Promise<CleanupPlan>;
-  /** Performs the plan, one transaction per task; returns what it did. Emits `cleanup` per task cleaned. */
-  cleanup(options?: CleanupOptions): Promise<CleanupReport>;
+  /**
+   * Performs the plan, one transaction per task; returns what it did. Emits `cleanup` per task cleaned. Runs in
+   * turns of about 100 ms (re-planning each turn), so other calls made meanwhile run between two tasks instead of
+   * waiting for the whole pass; `onProgress` hears after each task.
+   */
+  cleanup(options?: CleanupOptions, onProgress?: CleanupProgressListener): Promise<CleanupReport>;
   /** Cleanup records, newest first. */
   cleanupLog(query?: CleanupLogQuery): Promise<CleanupLogEntry[]>;
   /** File and content sizes from pragmas and counters — no content is read. */

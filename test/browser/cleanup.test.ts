@@ -113,6 +113,45 @@ describe('cleanup in the worker on OPFS', () => {
     expect((await brain.getTask(first)).heavyRemovedAt).not.toBeNull();
     expect(await brain.listSteps(first)).toEqual([]);
   });
+
+  it('answers a call made during a long cleanup before the cleanup ends, with progress after each task', async () => {
+    const brain = await brainNamed(uniqueName());
+    const { id: sessionId } = await brain.startSession();
+    const tasks = 40;
+    const ids: TaskId[] = [];
+    for (let i = 0; i < tasks; i++) {
+      const { id } = await brain.startTask({ sessionId, title: `t${i}`, makeCurrent: false });
+      await makeHeavy(brain, id, 3, 3, 20_000);
+      await brain.setTaskState(id, 'done');
+      ids.push(id);
+    }
+    const progress: { done: number; total: number }[] = [];
+    let cleanupEnded = false;
+    let firstProgress!: () => void;
+    const started = new Promise<void>((resolve) => (firstProgress = resolve));
+    const cleaning = brain
+      .cleanup(undefined, ({ done, total }) => {
+        progress.push({ done, total });
+        firstProgress();
+      })
+      .finally(() => (cleanupEnded = true));
+    await started;
+    // Made while the cleanup runs: it waits for the task being cleaned, not for the whole pass.
+    const audit = await brain.audit();
+    const heardByThen = progress.length;
+    expect(cleanupEnded).toBe(false);
+    expect(audit.counts.tasksCleaned).toBeGreaterThan(0);
+    expect(audit.counts.tasksCleaned).toBeLessThan(tasks);
+
+    const report = await cleaning;
+    expect(report.cleaned.map((r) => r.taskId)).toEqual(ids);
+    // Progress reports cross the worker as messages of their own: let the last ones land.
+    await expect.poll(() => progress.length).toBe(tasks);
+    expect(heardByThen).toBeLessThan(tasks);
+    expect(progress.map((p) => p.done)).toEqual(ids.map((_, i) => i + 1));
+    expect(progress.every((p) => p.total === tasks)).toBe(true);
+    expect(await brain.integrityCheck()).toEqual(['ok']);
+  }, 120_000);
 });
 
 /**
@@ -160,92 +199,89 @@ describe('a tab killed in the middle of a cleanup', () => {
     const tasks = 24;
     const steps = 10;
     const edits = 3;
-    let killedMidTransaction = false;
-    // A kill can land between two tasks' transactions; try again until one lands inside one (usually the first).
-    for (let attempt = 1; attempt <= 3 && !killedMidTransaction; attempt++) {
-      const dbName = uniqueName();
-      installErrorTransfer();
-      const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
-        type: 'module',
-      });
-      const remote = Comlink.wrap<BrainWorker>(worker);
-      await remote.open({ dbName });
-      await remote.setAutoCleanup({ enabled: false });
-      const { id: sessionId } = await remote.startSession({ title: 'doomed' });
-      const ids: TaskId[] = [];
-      for (let i = 0; i < tasks; i++) {
-        const { id } = await remote.startTask({ sessionId, title: `t${i}` });
-        await makeHeavy(remote as unknown as Api, id, steps, edits, 120_000);
-        ids.push(id);
-      }
-      await remote.startTask({ sessionId, title: 'current' });
-      for (const id of ids) await remote.setTaskState(id, 'superseded');
-
-      let cleaned = 0;
-      const killAfter = 2;
-      const killed = new Promise<void>((resolve) => {
-        void remote.subscribe(
-          Comlink.proxy((change: { topic: string }) => {
-            if (change.topic !== 'cleanup' || ++cleaned !== killAfter) return;
-            worker.terminate();
-            resolve();
-          }),
-        );
-      });
-      void remote.cleanup().catch(() => undefined);
-      await killed;
-      await untilReleased(dbName);
-
-      // DELETE journal mode empties the journal at every commit: a non-empty one is a transaction cut short.
-      const journal = await opfsFileSize(`${dbName}-journal`);
-      killedMidTransaction ||= (journal ?? 0) > 0;
-
-      const brain = await reopen(dbName);
-      expect(await brain.integrityCheck()).toEqual(['ok']);
-      const log = await brain.cleanupLog({ limit: 1000 });
-      const loggedIds = new Set(log.map((r) => r.taskId));
-      let fullyCleaned = 0;
-      for (const id of ids) {
-        const task = await brain.getTask(id);
-        const taskSteps = await brain.listSteps(id);
-        const entries = await brain.listCheckpoints(id);
-        expect(entries.length).toBe(edits);
-        const reads = await Promise.all(
-          entries.map((e) =>
-            brain.readCheckpoint(e.id).then(
-              () => 'ok',
-              (error: { code?: string }) => error.code,
-            ),
-          ),
-        );
-        if (task.heavyRemovedAt === null) {
-          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([
-            steps,
-            Array(edits).fill('ok'),
-            false,
-          ]);
-        } else {
-          fullyCleaned++;
-          expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([
-            0,
-            Array(edits).fill('CheckpointRemoved'),
-            true,
-          ]);
-        }
-      }
-      expect(fullyCleaned).toBeGreaterThanOrEqual(killAfter);
-      // A hot journal means the kill cut a task's transaction short, so the pass cannot have finished.
-      if ((journal ?? 0) > 0) expect(fullyCleaned).toBeLessThan(tasks);
-      const audit = await brain.audit();
-      expect(audit.counts.tasksCleaned).toBe(fullyCleaned);
-
-      // A later pass finishes the job.
-      const report = await brain.cleanup();
-      expect(report.cleaned.length).toBe(tasks - fullyCleaned);
-      expect(await brain.integrityCheck()).toEqual(['ok']);
-      await brain.close();
-      open.splice(open.indexOf(brain), 1);
+    // Chromium stops a terminated worker when its running task ends (by force after ~2 s). cleanup() runs in turns
+    // with the event loop in between, so the kill lands at the end of a turn, or inside a task's transaction when
+    // one task holds the turn long enough; either way no task may be half cleaned. (Failures inside a task's
+    // transaction: test/unit/cleanup-atomic.test.ts. With the write-coalescing VFS a transaction cut short before
+    // its commit leaves nothing on disk; one cut short during its commit leaves a hot journal.)
+    const dbName = uniqueName();
+    installErrorTransfer();
+    const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+    const remote = Comlink.wrap<BrainWorker>(worker);
+    await remote.open({ dbName });
+    await remote.setAutoCleanup({ enabled: false });
+    const { id: sessionId } = await remote.startSession({ title: 'doomed' });
+    const ids: TaskId[] = [];
+    for (let i = 0; i < tasks; i++) {
+      const { id } = await remote.startTask({ sessionId, title: `t${i}` });
+      await makeHeavy(remote as unknown as Api, id, steps, edits, 120_000);
+      ids.push(id);
     }
-    expect(killedMidTransaction).toBe(true);
+    await remote.startTask({ sessionId, title: 'current' });
+    for (const id of ids) await remote.setTaskState(id, 'superseded');
+
+    let cleaned = 0;
+    const killAfter = 2;
+    const killed = new Promise<void>((resolve) => {
+      void remote.subscribe(
+        Comlink.proxy((change: { topic: string }) => {
+          if (change.topic !== 'cleanup' || ++cleaned !== killAfter) return;
+          worker.terminate();
+          resolve();
+        }),
+      );
+    });
+    void remote.cleanup().catch(() => undefined);
+    await killed;
+    await untilReleased(dbName);
+
+    // DELETE journal mode empties the journal at every commit: a non-empty one is a transaction cut short.
+    const journal = await opfsFileSize(`${dbName}-journal`);
+
+    const brain = await reopen(dbName);
+    expect(await brain.integrityCheck()).toEqual(['ok']);
+    const log = await brain.cleanupLog({ limit: 1000 });
+    const loggedIds = new Set(log.map((r) => r.taskId));
+    let fullyCleaned = 0;
+    for (const id of ids) {
+      const task = await brain.getTask(id);
+      const taskSteps = await brain.listSteps(id);
+      const entries = await brain.listCheckpoints(id);
+      expect(entries.length).toBe(edits);
+      const reads = await Promise.all(
+        entries.map((e) =>
+          brain.readCheckpoint(e.id).then(
+            () => 'ok',
+            (error: { code?: string }) => error.code,
+          ),
+        ),
+      );
+      if (task.heavyRemovedAt === null) {
+        expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([steps, Array(edits).fill('ok'), false]);
+      } else {
+        fullyCleaned++;
+        expect([taskSteps.length, reads, loggedIds.has(id)]).toEqual([
+          0,
+          Array(edits).fill('CheckpointRemoved'),
+          true,
+        ]);
+      }
+    }
+    expect(fullyCleaned).toBeGreaterThanOrEqual(killAfter);
+    // The kill ended the pass: the turns after it never ran.
+    expect(fullyCleaned).toBeLessThan(tasks);
+    if ((journal ?? 0) > 0)
+      console.info('The kill cut a task’s commit short (hot journal); it was rolled back.');
+    const audit = await brain.audit();
+    expect(audit.counts.tasksCleaned).toBe(fullyCleaned);
+
+    // A later pass finishes the job.
+    const report = await brain.cleanup();
+    expect(report.cleaned.length).toBe(tasks - fullyCleaned);
+    expect(await brain.integrityCheck()).toEqual(['ok']);
+    await brain.close();
+    open.splice(open.indexOf(brain), 1);
   }, 240_000);
 });

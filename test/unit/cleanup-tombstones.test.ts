@@ -204,7 +204,7 @@ describe('removed checkpoint entries (slim tombstones)', () => {
     ] as const) {
       const after = await api.listCheckpoints(taskId);
       expect(unremoved(after)).toEqual(unremoved(before));
-      expect(after.every((e) => e.removed?.at === at && e.removed.reason === reason)).toBe(true);
+      expect(after.every((e) => e.removed?.at === at && e.removed?.reason === reason)).toBe(true);
       for (const entry of after) {
         const error = await readError(api, entry.id);
         expect(error.code).toBe('CheckpointRemoved');

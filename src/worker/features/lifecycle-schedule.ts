@@ -1,6 +1,6 @@
 /**
- * Lifecycle, scheduling: the automatic passes (when: core/retention/scheduler.ts) and what a pass does — small
- * cleanup batches through the serialised engine, then a little space upkeep when idle.
+ * Lifecycle, scheduling: the automatic passes (when: core/retention/scheduler.ts) and what a pass does — a
+ * cleanup through the serialised engine (in turns), then a little space upkeep when idle.
  */
 import { BrainError } from '../../core/errors';
 import type { Clock } from '../../core/clock';
@@ -16,7 +16,6 @@ export const defaultAutoCleanup: AutoCleanupSettings = {
 
 /** Changes that can alter what is protected: task states, pins, references, current tasks, sessions, an import. */
 export const protectionTopics: ReadonlySet<ChangeTopic> = new Set(['tasks', 'sessions', 'database']);
-const autoBatchTasks = 8;
 
 export const globalTimers: TimerPort = {
   now: () => performance.now(),
@@ -76,14 +75,10 @@ export function createAutoPasses(
     async run(trigger) {
       const engine = deps.engine();
       if (!engine) return { more: false };
-      // Small batches, each its own engine call, so an agent's calls get in between on a long backlog.
-      let report = await engine.cleanup({ maxTasks: autoBatchTasks });
-      const failed = [...report.failed];
-      // Go on while batches make progress: tasks that keep failing must not spin the loop.
-      while (report.remaining > 0 && report.cleaned.length > 0) {
-        report = await engine.cleanup({ maxTasks: autoBatchTasks });
-        failed.push(...report.failed);
-      }
+      // cleanup() runs in turns, so an agent's calls get in between on a long backlog. A task that fails is
+      // tried once a pass: it cannot spin the loop.
+      const report = await engine.cleanup();
+      const { failed } = report;
       let more = report.deferred > 0;
       if (trigger === 'idle')
         more = (await engine.maintain({ budgetMs: deps.idleMaintainBudgetMs })).more || more;

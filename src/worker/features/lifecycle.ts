@@ -2,7 +2,7 @@
  * Lifecycle: cleanup by operability and reference closure (policy in core/retention), a fast audit, space upkeep
  * and the automatic passes. The parts live beside this file:
  * - lifecycle-plan.ts: the plan over the stored state, heavy data per task (read only);
- * - lifecycle-run.ts: `cleanup()`, one transaction per task;
+ * - lifecycle-run.ts: `cleanup()`, one transaction per task, in turns on the engine's queue;
  * - lifecycle-audit.ts: `audit()`, `maintain()`, `compact()`;
  * - lifecycle-schedule.ts: the automatic passes and their settings.
  */
@@ -57,7 +57,7 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
   const checkpoints = (options.checkpoints ?? checkpointCleanup)(db);
   const repo = createCleanupRepo(db, checkpoints);
   const planner = createPlanner({ repo, checkpoints, clock, orphanLimit: options.orphanLimit });
-  const runner = createCleanupRunner(ctx, { repo, planner });
+  const runner = createCleanupRunner(ctx, { repo, planner, timers });
   let engine: BrainApi | undefined;
 
   const auto = createAutoPasses(
@@ -116,15 +116,19 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
 
   return {
     api,
-    /** Starts the automatic passes on the serialised engine: they queue behind other calls like any caller. */
+    /**
+     * Finishes the serialised engine: `cleanup()` runs in turns (each one queued engine call, so other calls get
+     * in between two tasks), and the automatic passes start; they queue behind other calls like any caller.
+     */
     start(serialised: BrainApi): BrainApi {
-      engine = serialised;
-      void serialised.subscribe((change) => {
+      const started: BrainApi = { ...serialised, cleanup: runner.inTurns(serialised.cleanup) };
+      engine = started;
+      void started.subscribe((change) => {
         if (protectionTopics.has(change.topic)) auto.changed();
       });
       // Catch up on what an earlier run left (a killed tab, orphans past the cap).
       auto.changed();
-      return serialised;
+      return started;
     },
   };
 }
