@@ -130,6 +130,11 @@ export interface CleanupLogQuery {
   readonly beforeId?: number;
 }
 
+export interface LightBytes {
+  readonly rows: number;
+  readonly bytes: number;
+}
+
 export interface TaskBytes {
   readonly taskId: TaskId;
   readonly heavyRemovedAt: number | null;
@@ -171,6 +176,16 @@ export interface StorageAudit {
     readonly messages: number;
     readonly summaries: number;
     readonly checkpointEntries: number;
+  };
+  /**
+   * Light data cleanup never deletes, rows and UTF-8 bytes: session events (they go with their session), the
+   * documents history search indexes (their text; the FTS5 index built from it is not counted), and the records
+   * that keep removed checkpoint entries listable (rows = entries; ~25 bytes an entry).
+   */
+  readonly light: {
+    readonly events: LightBytes;
+    readonly searchDocuments: LightBytes;
+    readonly removedCheckpointEntries: LightBytes;
   };
   /** Every task that has any bytes, ordered by id. */
   readonly tasks: readonly TaskBytes[];

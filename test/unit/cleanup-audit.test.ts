@@ -112,6 +112,75 @@ describe('audit', () => {
   });
 });
 
+describe('audit of light data', () => {
+  /** The exact sums the light counters stand in for. */
+  async function exactLight(db: SqlDriver) {
+    const one = async (sql: string) =>
+      (await db.get<{ rows: number; bytes: number }>(sql)) ?? { rows: 0, bytes: 0 };
+    return {
+      events: await one(
+        'SELECT count(*) AS rows, coalesce(sum(octet_length(text) + octet_length(data) + coalesce(octet_length(path), 0)), 0) AS bytes FROM events',
+      ),
+      searchDocuments: await one(
+        'SELECT count(*) AS rows, coalesce(sum(octet_length(title) + octet_length(body) + coalesce(octet_length(path), 0)), 0) AS bytes FROM history_docs',
+      ),
+      removedCheckpointEntries: await one(
+        'SELECT coalesce(sum(entries), 0) AS rows, coalesce(sum(octet_length(reason) + octet_length(detail)), 0) AS bytes FROM checkpoint_removals',
+      ),
+    };
+  }
+
+  it('counts session events, search documents and removed-entry records exactly; cleanup deletes none of them', async () => {
+    const { api, database } = await memoryBrain();
+    const { sessionId, ids } = await busySession(api, 3);
+    const { sessionId: other } = await busySession(api, 1);
+    for (const [i, id] of ids.entries()) {
+      await api.recordInstruction({
+        sessionId,
+        taskId: id,
+        text: `Refactor the parser, part ${i} — ünïcode`,
+      });
+      await api.recordEvent({
+        sessionId,
+        taskId: id,
+        kind: 'file_change',
+        path: `src/p${i}.ts`,
+        text: `Split the tokenizer ${i}`,
+      });
+    }
+    await api.recordInstruction({ sessionId: other, text: 'Another session' });
+    // Searching indexes what is pending (events, summaries, step results).
+    await api.searchHistory('tokenizer', { sessionId });
+    const before = await api.audit();
+    const exact = await exactLight(database.driver);
+    expect(before.light).toEqual(exact);
+    expect(before.light.events.rows).toBe(7);
+    expect(before.light.searchDocuments.rows).toBeGreaterThan(0);
+    expect(before.light.removedCheckpointEntries).toEqual({ rows: 0, bytes: 0 });
+
+    for (const id of ids) await api.setTaskState(id, 'superseded');
+    await api.setCurrentTask(sessionId, null);
+    const report = await api.cleanup();
+    expect(report.cleaned.length).toBe(3);
+    const after = await api.audit();
+    expect(after.light).toEqual(await exactLight(database.driver));
+    expect([after.light.events, after.light.searchDocuments]).toEqual([
+      before.light.events,
+      before.light.searchDocuments,
+    ]);
+    expect(after.light.removedCheckpointEntries.rows).toBe(
+      report.cleaned.reduce((sum, r) => sum + r.checkpointEntriesRemoved, 0),
+    );
+    expect(after.light.removedCheckpointEntries.bytes).toBeGreaterThan(0);
+
+    // Events and their search documents go with their session.
+    await api.deleteSession(sessionId);
+    const gone = await api.audit();
+    expect(gone.light).toEqual(await exactLight(database.driver));
+    expect(gone.light.events.rows).toBe(1);
+  });
+});
+
 describe('space upkeep', () => {
   it('maintain() gives free pages back in budgeted steps, and waits while a task is running', async () => {
     const { api } = await memoryBrain();

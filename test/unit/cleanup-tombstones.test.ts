@@ -55,6 +55,10 @@ describe('removed checkpoint entries (slim tombstones)', () => {
       INSERT INTO cleanup_log (task_id, at, reason, reason_text, steps_removed, step_bytes_removed,
           checkpoint_entries_removed, bodies_removed, stored_bytes_removed, raw_bytes_removed)
         VALUES (1, ${T1}, '{"kind":"superseded"}', 'superseded and not needed by any kept task', 2, 100, 3, 2, 50, 80);
+      INSERT INTO events (session_id, task_id, kind, text, path, data, created_at) VALUES
+        (1, 3, 'note', 'hé', NULL, '{}', 0), (1, 3, 'file_change', 'x', 'src/a.ts', '{"change":"modified"}', 1);
+      INSERT INTO history_docs (source, source_id, session_id, task_id, kind, title, body, created_at)
+        VALUES ('event', 1, 1, 3, 'note', 'Note', 'hé', 0);
     `);
     // What the previous build's listCheckpoints returned for them.
     type Row = Record<string, number | string | null>;
@@ -108,6 +112,19 @@ describe('removed checkpoint entries (slim tombstones)', () => {
         code: 'CheckpointRemoved',
       });
     }
+    // The light counters start from what was there.
+    expect((await api.audit()).light).toEqual({
+      events: { rows: 2, bytes: 3 + 2 + 1 + 8 + 21 },
+      searchDocuments: { rows: 1, bytes: 4 + 3 },
+      removedCheckpointEntries: {
+        rows: 8,
+        bytes: (
+          await db.get<{ n: number }>(
+            'SELECT sum(octet_length(reason) + octet_length(detail)) AS n FROM checkpoint_removals',
+          )
+        )?.n,
+      },
+    });
     expect((await readError(api, 6)).code).toBe('TooLarge');
     expect((await readError(api, 10)).code).toBe('NotFound');
 

@@ -4,6 +4,8 @@ import type { SqlDriver } from './driver';
 import { pageStats, type PageStats } from './health';
 
 export type ByteKind = 'steps' | 'messages' | 'summaries';
+/** Light data counted by migration 5's `light_counters`: never deleted by cleanup. */
+export type LightKind = 'events' | 'search_docs' | 'removed_entries';
 
 export interface KindTotals {
   readonly rows: number;
@@ -38,6 +40,20 @@ export function createAuditRepo(db: SqlDriver) {
         'SELECT kind, sum(rows) AS rows, sum(bytes) AS bytes FROM byte_counters GROUP BY kind',
       );
       const totals: Record<ByteKind, KindTotals> = { steps: empty, messages: empty, summaries: empty };
+      for (const row of rows) totals[row.kind] = { rows: row.rows, bytes: row.bytes };
+      return totals;
+    },
+
+    /** Session events, search documents and removed-entry records: rows and UTF-8 bytes (a few rows read). */
+    async light(): Promise<Record<LightKind, KindTotals>> {
+      const rows = await db.all<{ kind: LightKind; rows: number; bytes: number }>(
+        'SELECT kind, rows, bytes FROM light_counters',
+      );
+      const totals: Record<LightKind, KindTotals> = {
+        events: empty,
+        search_docs: empty,
+        removed_entries: empty,
+      };
       for (const row of rows) totals[row.kind] = { rows: row.rows, bytes: row.bytes };
       return totals;
     },

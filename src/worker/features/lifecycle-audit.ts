@@ -37,14 +37,15 @@ export function createAuditFeature(
       const started = timers.now();
       const file = await audits.file();
       const totals = await audits.totals();
-      const light = await audits.byTask();
+      const light = await audits.light();
+      const perTask = await audits.byTask();
       const cpTotals = await checkpoints.totals();
       const heavy = await planner.heavyByTask();
       const { plan, tasksById } = await planner.currentPlan();
       const tasks: TaskBytes[] = [];
-      for (const id of [...new Set([...heavy.keys(), ...light.keys()])].sort((a, b) => a - b)) {
+      for (const id of [...new Set([...heavy.keys(), ...perTask.keys()])].sort((a, b) => a - b)) {
         const h = heavy.get(id) ?? noHeavy;
-        const l = light.get(id);
+        const l = perTask.get(id);
         tasks.push({
           taskId: id,
           heavyRemovedAt: tasksById.get(id)?.heavyRemovedAt ?? null,
@@ -83,6 +84,11 @@ export function createAuditFeature(
           messages: totals.messages.rows,
           summaries: totals.summaries.rows,
           checkpointEntries: cpTotals.entries,
+        },
+        light: {
+          events: light.events,
+          searchDocuments: light.search_docs,
+          removedCheckpointEntries: light.removed_entries,
         },
         tasks,
         reclaimable: {
