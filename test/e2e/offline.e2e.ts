@@ -89,7 +89,7 @@ test('the Storage view shows quota, usage and persistence; the app asks once by 
         /^[\d.]+ \S+ used of [\d.]+ \S+ this browser allows this site \((< 1|\d+) %\); agent\.db is [\d.]+ \S+ of it/,
       );
     await expect(panel.getByTestId('persistence')).toContainText('Best effort:');
-    await expect(page.getByTestId('status-persistence')).toHaveText('storage may be cleared by the browser');
+    await expect(page.getByTestId('status-persistence')).toHaveText('data may be cleared by the browser');
     // Opening is no reason to ask; the first real write is (headless Chromium then says no, silently).
     expect(await calls()).toBe(0);
     await page.evaluate(() => globalThis.agentBrain!.startSession({ title: 'worth keeping' }));
@@ -114,7 +114,7 @@ test('the Storage view shows quota, usage and persistence; the app asks once by 
     await cdp.send('Browser.grantPermissions', { origin, permissions: ['durableStorage'] });
     await panel.getByRole('button', { name: 'Ask the browser to keep this data' }).click();
     await expect(panel.getByTestId('persistence')).toContainText('Persistent:');
-    await expect(page.getByTestId('status-persistence')).toHaveText('persistent storage');
+    await expect(page.getByTestId('status-persistence')).toHaveText('data kept persistently');
     await expect(panel.getByRole('button', { name: 'Ask the browser to keep this data' })).toHaveCount(0);
     await page.reload();
     await page.waitForFunction(() => globalThis.agentBrain !== undefined);
