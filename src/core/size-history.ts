@@ -2,10 +2,16 @@
  * Size history policy: when a size sample is worth taking, and which samples to keep as they age. Pure: the
  * caller passes the time (an injected clock) and the samples.
  *
+ * Taking: ordinary writes give at most one sample per `writeIntervalMs`; cleanup, upkeep, compaction and import
+ * give one whenever they changed the figures — a burst of them (automatic passes every few seconds) updates
+ * the last such sample in place for `eventSpacingMs`, so rows stay ≥ 30 s apart. An 'open' or 'writes' sample is
+ * never replaced: the state before a cleanup survives the cleanup's sample, and the chart shows the drop.
+ *
  * Keeping: samples fall into age tiers; within a tier, time is cut into buckets of the tier's spacing (aligned to
  * epoch 0, so the result does not depend on when thinning runs) and only the newest sample of each bucket stays —
  * the state at the end of that stretch. Applying the plan twice drops nothing more. Over `maxSamples`, the oldest
- * go. With the default tiers a year of use keeps about 350 samples.
+ * go. With the default tiers: all of the last hour (≤ ~130 given the spacing above), then at most 92 for the rest
+ * of the day, 72 for the week, 83 up to 90 days and 52 a year beyond.
  */
 
 export const MINUTE_MS = 60_000;
@@ -44,20 +50,23 @@ export interface SizeHistoryPolicy {
   readonly maxSamples: number;
   /** At most one sample for ordinary writes per this interval. */
   readonly writeIntervalMs: number;
+  /** Cleanup/upkeep/compact/import samples closer than this to the last such sample replace it. */
+  readonly eventSpacingMs: number;
   /** Figures equal to the last sample's are recorded again only after this long (so a quiet stretch shows). */
   readonly unchangedRefreshMs: number;
 }
 
 export const defaultSizeHistoryPolicy: SizeHistoryPolicy = {
   tiers: [
-    { maxAgeMs: HOUR_MS, spacingMs: MINUTE_MS },
+    { maxAgeMs: HOUR_MS, spacingMs: 0 },
     { maxAgeMs: DAY_MS, spacingMs: 15 * MINUTE_MS },
     { maxAgeMs: 7 * DAY_MS, spacingMs: 2 * HOUR_MS },
     { maxAgeMs: 90 * DAY_MS, spacingMs: DAY_MS },
     { maxAgeMs: Infinity, spacingMs: 7 * DAY_MS },
   ],
-  maxSamples: 400,
+  maxSamples: 500,
   writeIntervalMs: 5 * MINUTE_MS,
+  eventSpacingMs: 30_000,
   unchangedRefreshMs: HOUR_MS,
 };
 
@@ -72,23 +81,32 @@ export function sameFigures(a: SizeFigures, b: SizeFigures): boolean {
   );
 }
 
+/** Samples of these causes may replace one another within `eventSpacingMs`; 'open' and 'writes' never do. */
+const eventCauses: ReadonlySet<SizeSampleCause> = new Set(['cleanup', 'maintain', 'compact', 'import']);
+
+export type SampleDecision = { readonly kind: 'skip' } | { readonly kind: 'insert' } | { readonly kind: 'replace'; readonly id: number };
+
 /**
- * Whether a sample with `figures` should be recorded now. Every cause needs the figures to differ from the last
- * sample's (or the last to be older than `unchangedRefreshMs`); ordinary writes also wait `writeIntervalMs`.
+ * What to do with `figures` measured now: skip them, record a new sample, or update the last one in place (its
+ * time stays). Every cause needs the figures to differ from the last sample's (or the last to be older than
+ * `unchangedRefreshMs`); ordinary writes also wait `writeIntervalMs`.
  */
-export function shouldSample(input: {
+export function decideSample(input: {
   readonly cause: SizeSampleCause;
   readonly now: number;
   readonly figures: SizeFigures;
-  readonly last: { readonly at: number; readonly figures: SizeFigures } | null;
+  readonly last: { readonly id: number; readonly at: number; readonly cause: SizeSampleCause; readonly figures: SizeFigures } | null;
   readonly policy?: SizeHistoryPolicy;
-}): boolean {
+}): SampleDecision {
   const policy = input.policy ?? defaultSizeHistoryPolicy;
   const { last } = input;
-  if (!last) return true;
+  if (!last) return { kind: 'insert' };
   const age = input.now - last.at;
-  if (input.cause === 'writes' && age < policy.writeIntervalMs) return false;
-  return !sameFigures(input.figures, last.figures) || age >= policy.unchangedRefreshMs;
+  if (input.cause === 'writes' && age < policy.writeIntervalMs) return { kind: 'skip' };
+  if (sameFigures(input.figures, last.figures) && age < policy.unchangedRefreshMs) return { kind: 'skip' };
+  if (eventCauses.has(input.cause) && eventCauses.has(last.cause) && age >= 0 && age < policy.eventSpacingMs)
+    return { kind: 'replace', id: last.id };
+  return { kind: 'insert' };
 }
 
 /** Ids of the samples to delete so what stays follows the policy. */

@@ -43,9 +43,10 @@ export interface SizeHistory {
 export interface SizeHistoryApi {
   /**
    * The size samples the engine kept: taken on open, after a cleanup, upkeep, compaction or import that changed
-   * the figures, and at most every 5 minutes while writes happen; thinned as they age (all of the last hour at one
-   * a minute, then one per 15 min for a day, per 2 h for a week, per day for 90 days, per week beyond; at most
-   * 400). Cleanup never deletes them. Rejects with `InvalidArgument` for a bad `since`.
+   * the figures (a burst of those within 30 s updates one sample), and at most every 5 minutes while writes
+   * happen; thinned as they age (all of the last hour, then one per 15 min for a day, per 2 h for a week, per day
+   * for 90 days, per week beyond; at most 500). Cleanup never deletes them. Rejects with `InvalidArgument` for a
+   * bad `since`.
    */
   sizeHistory(query?: SizeHistoryQuery): Promise<SizeHistory>;
 }

@@ -5,7 +5,7 @@ import {
   MINUTE_MS,
   defaultSizeHistoryPolicy,
   planThinning,
-  shouldSample,
+  decideSample,
   type SizeFigures,
 } from '../../src/core/size-history';
 import type { Clock } from '../../src/core/clock';
@@ -31,17 +31,18 @@ function manualClock(start = 1_700_000_000_000): Clock & { advance(ms: number): 
 }
 
 describe('size history policy (pure)', () => {
-  it('keeps every sample of the last hour at most one a minute, the newest of each minute', () => {
+  it('keeps every sample of the last hour', () => {
     const now = 10_000 * HOUR_MS;
-    // Three samples inside one minute, one in the minute before.
     const samples = [
-      { id: 1, at: now - 2 * MINUTE_MS + 5_000 },
+      { id: 1, at: now - 59 * MINUTE_MS },
       { id: 2, at: now - MINUTE_MS + 1_000 },
-      { id: 3, at: now - MINUTE_MS + 20_000 },
-      { id: 4, at: now - MINUTE_MS + 40_000 },
+      { id: 3, at: now - MINUTE_MS + 40_000 },
+      { id: 4, at: now },
     ];
-    // Buckets are aligned to epoch minutes: 2, 3 and 4 share one; 4 is the newest.
-    expect(planThinning(samples, now)).toEqual([2, 3]);
+    expect(planThinning(samples, now)).toEqual([]);
+    // An hour on they are in the 15-minute tier (buckets aligned to epoch quarter hours; \`now\` starts one):
+    // 2 and 3 share the quarter before \`now\`, and 3 is the newer.
+    expect(planThinning(samples, now + HOUR_MS)).toEqual([2]);
   });
 
   it('thins older samples by tier: 15 min for a day, 2 h for a week, a day for 90 days, a week beyond', () => {
@@ -83,15 +84,38 @@ describe('size history policy (pure)', () => {
 
   it('samples when figures change; writes wait the interval; unchanged figures only after an hour', () => {
     const at = 1_000_000;
-    const last = { at, figures };
+    const last = { id: 7, at, cause: 'writes' as const, figures };
     const grown = { ...figures, pageCount: 120 };
-    expect(shouldSample({ cause: 'open', now: at, figures, last: null })).toBe(true);
-    expect(shouldSample({ cause: 'cleanup', now: at + 1, figures: grown, last })).toBe(true);
-    expect(shouldSample({ cause: 'cleanup', now: at + 1, figures, last })).toBe(false);
-    expect(shouldSample({ cause: 'writes', now: at + 4 * MINUTE_MS, figures: grown, last })).toBe(false);
-    expect(shouldSample({ cause: 'writes', now: at + 5 * MINUTE_MS, figures: grown, last })).toBe(true);
-    expect(shouldSample({ cause: 'open', now: at + HOUR_MS - 1, figures, last })).toBe(false);
-    expect(shouldSample({ cause: 'open', now: at + HOUR_MS, figures, last })).toBe(true);
+    expect(decideSample({ cause: 'open', now: at, figures, last: null })).toEqual({ kind: 'insert' });
+    expect(decideSample({ cause: 'cleanup', now: at + 1, figures: grown, last })).toEqual({ kind: 'insert' });
+    expect(decideSample({ cause: 'cleanup', now: at + 1, figures, last })).toEqual({ kind: 'skip' });
+    expect(decideSample({ cause: 'writes', now: at + 4 * MINUTE_MS, figures: grown, last })).toEqual({ kind: 'skip' });
+    expect(decideSample({ cause: 'writes', now: at + 5 * MINUTE_MS, figures: grown, last })).toEqual({ kind: 'insert' });
+    expect(decideSample({ cause: 'open', now: at + HOUR_MS - 1, figures, last })).toEqual({ kind: 'skip' });
+    expect(decideSample({ cause: 'open', now: at + HOUR_MS, figures, last })).toEqual({ kind: 'insert' });
+  });
+
+  it('a burst of cleanups within 30 s updates one sample; open and writes samples are never replaced', () => {
+    const at = 1_000_000;
+    const grown = { ...figures, pageCount: 120 };
+    const cleaned = { id: 8, at, cause: 'cleanup' as const, figures };
+    expect(decideSample({ cause: 'cleanup', now: at + 29_999, figures: grown, last: cleaned })).toEqual({
+      kind: 'replace',
+      id: 8,
+    });
+    expect(decideSample({ cause: 'maintain', now: at + 5_000, figures: grown, last: cleaned })).toEqual({
+      kind: 'replace',
+      id: 8,
+    });
+    expect(decideSample({ cause: 'cleanup', now: at + 30_000, figures: grown, last: cleaned })).toEqual({
+      kind: 'insert',
+    });
+    for (const cause of ['open', 'writes'] as const) {
+      const before = { id: 9, at, cause, figures };
+      expect(decideSample({ cause: 'cleanup', now: at + 1_000, figures: grown, last: before })).toEqual({
+        kind: 'insert',
+      });
+    }
   });
 });
 
@@ -187,6 +211,25 @@ describe('size history through the engine (Node, real SQLite in memory)', () => 
     const causes = (await api.sizeHistory()).samples.map((s) => s.cause);
     expect(causes.slice(-2)).toEqual(['cleanup', 'compact']);
     expect((await api.sizeHistory()).samples.at(-1)).toMatchObject({ fileBytes: bytesAfter, freeBytes: 0 });
+  });
+
+  it('upkeep right after a cleanup updates the cleanup sample in place; the state before the cleanup stays', async () => {
+    const clock = manualClock();
+    const { api } = await memoryBrain({ clock });
+    await seed(api);
+    clock.advance(6 * MINUTE_MS);
+    await api.listSessions(); // the writes sample: the state before cleanup
+    clock.advance(MINUTE_MS);
+    const cleanedAt = clock.t;
+    await api.cleanup();
+    clock.advance(5_000);
+    const maintained = await api.maintain({ budgetMs: 10_000, force: true });
+    expect(maintained.pagesFreed).toBeGreaterThan(0);
+    const { samples } = await api.sizeHistory();
+    expect(samples.map((s) => s.cause)).toEqual(['open', 'writes', 'maintain']);
+    expect(samples[2]).toMatchObject({ at: cleanedAt, freeBytes: 0, stepBytes: 0 });
+    expect(samples[1]!.stepBytes).toBeGreaterThan(400_000);
+    expect(samples[2]!.fileBytes).toBeLessThan(samples[1]!.fileBytes);
   });
 
   it('stays bounded over a year of hourly activity', async () => {

@@ -91,6 +91,15 @@ export function createSizeHistoryRepo(db: SqlDriver) {
       return result.lastInsertRowid;
     },
 
+    /** Updates a sample's cause and figures; its time stays. */
+    async update(id: number, cause: SizeSampleCause, f: SizeFigures): Promise<void> {
+      await db.run(
+        `UPDATE size_samples SET cause = ?, page_size = ?, page_count = ?, freelist_count = ?, checkpoint_bytes = ?,
+           step_bytes = ?, light_bytes = ? WHERE id = ?`,
+        [cause, f.pageSize, f.pageCount, f.freelistCount, f.checkpointBytes, f.stepBytes, f.lightBytes, id],
+      );
+    },
+
     async remove(ids: readonly number[]): Promise<void> {
       // Few at a time (thinning drops one or two per sample); a JSON array keeps it one bound parameter.
       if (ids.length === 0) return;

@@ -1,8 +1,8 @@
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import {
   defaultSizeHistoryPolicy,
+  decideSample,
   planThinning,
-  shouldSample,
   type SizeHistoryPolicy,
   type SizeSampleCause,
 } from '../../core/size-history';
@@ -44,8 +44,8 @@ function errorData(error: unknown): BrainErrorData {
  * Size history: samples taken around engine calls (the observer in observe.ts calls `before`/`after` inside
  * each call's turn on the serial queue, so a sample never interleaves with another call). Cheap by design: the
  * first call after open samples; a cleanup/upkeep/compaction/import samples if the figures changed; any other
- * call checks `total_changes()` at most once per `writeIntervalMs` and samples if something was written. Each
- * sample is one small transaction that also thins the table. A failed sample never fails the call: it is kept
+ * call checks `total_changes()` at most once per `writeIntervalMs` and samples if something was written (policy
+ * in core/size-history.ts). Each new sample is one small transaction that also thins the table. A failed sample never fails the call: it is kept
  * as `lastError` and shown by `sizeHistory()`.
  */
 export function createSizeHistoryFeature(ctx: EngineContext, policy: SizeHistoryPolicy = defaultSizeHistoryPolicy) {
@@ -61,7 +61,9 @@ export function createSizeHistoryFeature(ctx: EngineContext, policy: SizeHistory
       const now = clock.now();
       const figures = await repo.measure();
       const last = await repo.latest();
-      if (shouldSample({ cause, now, figures, last: last && { at: last.at, figures: last }, policy })) {
+      const decision = decideSample({ cause, now, figures, last: last && { ...last, figures: last }, policy });
+      if (decision.kind === 'replace') await repo.update(decision.id, cause, figures);
+      else if (decision.kind === 'insert') {
         await db.transaction(async () => {
           await repo.insert(now, cause, figures);
           await repo.remove(planThinning(await repo.times(), now, policy));
