@@ -27,6 +27,28 @@ export function vacuumProgress(
 }
 
 /**
+ * Progress of importDatabase in pages: it reads every page of the file twice — SQLite's integrity check of the
+ * candidate before anything is replaced, and a quick check of the installed file after — with only whole-file
+ * copies (no page I/O) between. So the count runs to twice the file's pages.
+ */
+export function importProgress(
+  io: { readonly mainRead: number },
+  file: { readonly byteLength: number; readonly pageSize: number },
+): { readonly phase: 'checking'; readonly done: number; readonly total: number } {
+  const pageSize = Math.max(512, file.pageSize);
+  const total = Math.max(1, 2 * Math.ceil(file.byteLength / pageSize));
+  return { phase: 'checking', done: Math.min(total, Math.floor(io.mainRead / pageSize)), total };
+}
+
+/** The page size an SQLite file's header states (bytes 16–17, big-endian; 1 means 65536), or null. */
+export function headerPageSize(bytes: Uint8Array): number | null {
+  if (bytes.byteLength < 100) return null;
+  const raw = ((bytes[16] ?? 0) << 8) | (bytes[17] ?? 0);
+  const size = raw === 1 ? 65536 : raw;
+  return size >= 512 && (size & (size - 1)) === 0 ? size : null;
+}
+
+/**
  * Rate limit for progress reports: `due()` is true at most once per `intervalMs` (and on the first call), or
  * whenever the phase changes, so a listener sees each phase start without being flooded.
  */

@@ -20,8 +20,8 @@ const passThrough: ReadonlySet<string> = new Set(['subscribe', 'watchProgress'])
 /**
  * Adds size history and progress to the assembled engine, around its calls rather than inside other features:
  * each call first lets size history take its open sample, then runs, then lets it sample if the call was a
- * cleanup/upkeep/compaction/import or wrote something. `compact` reports its page counts while it runs. Applied
- * before the serial queue, so this work happens in the call's own turn.
+ * cleanup/upkeep/compaction/import or wrote something. `compact` and `importDatabase` report page counts while
+ * they run. Applied before the serial queue, so this work happens in the call's own turn.
  */
 export function observeEngine(
   ctx: EngineContext,
@@ -37,7 +37,12 @@ export function observeEngine(
       continue;
     }
     const method = value as (...args: unknown[]) => Promise<unknown>;
-    const run = name === 'compact' ? (...args: unknown[]) => progress.compact(() => method(...args)) : method;
+    const run =
+      name === 'compact'
+        ? (...args: unknown[]) => progress.compact(() => method(...args))
+        : name === 'importDatabase'
+          ? (...args: unknown[]) => progress.importDatabase(args[0], () => method(...args))
+          : method;
     observed[name] = async (...args: unknown[]) => {
       await history.before();
       const result = await run(...args);

@@ -52,12 +52,13 @@ export interface SizeHistoryApi {
 }
 
 /**
- * Progress of a long engine call, reported while it runs. `compact`: a full VACUUM reads every live page
- * ('reading'), then writes the compacted file ('writing'); counts are pages.
+ * Progress of a long engine call, reported while it runs; counts are pages. `compact`: a full VACUUM reads every
+ * live page ('reading'), then writes the compacted file ('writing'). `importDatabase`: every page is read twice
+ * ('checking': the candidate's integrity check, then the installed file's quick check).
  */
 export interface EngineProgress {
-  readonly operation: 'compact';
-  readonly phase: 'reading' | 'writing';
+  readonly operation: 'compact' | 'importDatabase';
+  readonly phase: 'reading' | 'writing' | 'checking';
   readonly done: number;
   readonly total: number;
   readonly unit: 'pages';
@@ -67,8 +68,9 @@ export type EngineProgressListener = (progress: EngineProgress) => void;
 
 export interface ProgressApi {
   /**
-   * `listener` is called during long engine calls (at most every 100 ms, and at each phase change); the returned
-   * function stops it. Reports come from inside the call, so they arrive while the call is still pending.
+   * `listener` is called during long engine calls — compact, importDatabase — at most every 100 ms and at each
+   * phase change; the returned function stops it. Reports come from inside the call, so they arrive while the
+   * call is still pending.
    */
   watchProgress(listener: EngineProgressListener): Promise<() => void>;
 }

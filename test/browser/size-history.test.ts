@@ -80,6 +80,19 @@ describe('size history on OPFS (real worker)', () => {
     const writing = reports.filter((r) => r.phase === 'writing');
     expect(writing.at(-1)!.done).toBeGreaterThan(0);
     expect(writing.every((r) => r.done <= r.total)).toBe(true);
+
+    // importDatabase of the same file: the pages its two checks read, reported while it runs.
+    const bytes = await brain.exportDatabase();
+    const pages = bytes.byteLength / audit.pageSize;
+    const imports: (EngineProgress & { pending: boolean })[] = [];
+    let importing = true;
+    const stopImports = await brain.watchProgress((p) => void imports.push({ ...p, pending: importing }));
+    await brain.importDatabase(bytes).finally(() => {
+      importing = false;
+    });
+    await stopImports();
+    expect(imports[0]).toEqual({ operation: 'importDatabase', phase: 'checking', done: 0, total: 2 * pages, unit: 'pages', pending: true });
+    expect(imports.every((r) => r.pending && r.done <= r.total)).toBe(true);
     console.info(`compact of ${(report.bytesBefore / 1048576).toFixed(1)} MiB: ${report.elapsedMs.toFixed(0)} ms, ${reports.length} progress reports`);
   });
 });

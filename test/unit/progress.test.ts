@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressThrottle, vacuumProgress } from '../../src/core/progress';
+import { createProgressThrottle, headerPageSize, importProgress, vacuumProgress } from '../../src/core/progress';
 import { createIoMeter, ioMeter } from '../../src/storage/sqlite/io-meter';
 import type { EngineProgress } from '../../src/worker/protocol';
 import { memoryBrain } from './engine-helpers';
@@ -28,6 +28,24 @@ describe('vacuum progress (pure)', () => {
       done: 650,
       total: 650,
     });
+  });
+
+  it('counts an import as two reads of every page', () => {
+    expect(importProgress({ mainRead: 0 }, { byteLength: 40 * 4096, pageSize: 4096 })).toEqual({
+      phase: 'checking',
+      done: 0,
+      total: 80,
+    });
+    expect(importProgress({ mainRead: 50 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done).toBe(50);
+    expect(importProgress({ mainRead: 99 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done).toBe(80);
+    const header = new Uint8Array(100);
+    header.set([0x10, 0x00], 16);
+    expect(headerPageSize(header)).toBe(4096);
+    header.set([0x00, 0x01], 16);
+    expect(headerPageSize(header)).toBe(65536);
+    header.set([0x03, 0x00], 16);
+    expect(headerPageSize(header)).toBeNull();
+    expect(headerPageSize(new Uint8Array(10))).toBeNull();
   });
 
   it('reports at most once per interval, and at each phase change', () => {
@@ -105,6 +123,19 @@ describe('I/O meter and compact progress (Node, real SQLite in memory)', () => {
     const count = reports.length;
     await api.compact();
     expect(reports).toHaveLength(count);
+    // importDatabase: the pages its two checks read, in one phase.
+    const imports: EngineProgress[] = [];
+    const stopImports = await api.watchProgress((p) => void imports.push(p));
+    const bytes = await api.exportDatabase();
+    const filePages = bytes.byteLength / 4096;
+    const readBefore = ioMeter.counts().mainRead;
+    await api.importDatabase(bytes);
+    const pagesRead = (ioMeter.counts().mainRead - readBefore) / 4096;
+    await stopImports();
+    expect(imports[0]).toEqual({ operation: 'importDatabase', phase: 'checking', done: 0, total: 2 * filePages, unit: 'pages' });
+    // The model behind the total: the import reads every page about twice.
+    expect(pagesRead).toBeGreaterThan(1.8 * filePages);
+    expect(pagesRead).toBeLessThan(2.2 * filePages);
     await expect(api.watchProgress('nope' as never)).rejects.toMatchObject({ code: 'InvalidArgument' });
   });
 });

@@ -1,5 +1,5 @@
 import { BrainError } from '../../core/errors';
-import { createProgressThrottle, vacuumProgress } from '../../core/progress';
+import { createProgressThrottle, headerPageSize, importProgress, vacuumProgress } from '../../core/progress';
 import { pageStats } from '../../storage/sqlite/health';
 import type { IoCounts, IoMeter } from '../../storage/sqlite/io-meter';
 import type { EngineContext } from '../context';
@@ -7,10 +7,12 @@ import type { EngineProgress, EngineProgressListener, ProgressApi } from '../pro
 
 const reportEveryMs = 100;
 
+type Estimate = (io: IoCounts) => Omit<EngineProgress, 'operation' | 'unit'>;
+
 /**
- * Progress of long engine calls from inside them. A full VACUUM is one synchronous SQLite call in the worker:
- * no timer fires until it ends, but the VFS is called for every page, so the I/O meter's listener reports (at
- * most every 100 ms) to the watchers — over Comlink a report is a postMessage, sent at once.
+ * Progress of long engine calls from inside them. A full VACUUM or an integrity check is one synchronous SQLite
+ * call in the worker: no timer fires until it ends, but the VFS is called for every page, so the I/O meter's
+ * listener reports (at most every 100 ms) to the watchers — over Comlink a report is a postMessage, sent at once.
  */
 export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: () => number = () => performance.now()) {
   const listeners = new Set<EngineProgressListener>();
@@ -24,6 +26,27 @@ export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: (
       } catch {
         listeners.delete(listener);
       }
+    }
+  }
+
+  /** Runs `run`, reporting `estimate` of the page I/O since it began. */
+  async function track<T>(operation: EngineProgress['operation'], estimate: Estimate, run: () => Promise<T>): Promise<T> {
+    const start = meter.counts();
+    const throttle = createProgressThrottle(now, reportEveryMs);
+    const send = (counts: IoCounts) => {
+      const p = estimate({
+        mainRead: counts.mainRead - start.mainRead,
+        mainWritten: counts.mainWritten - start.mainWritten,
+        journalWritten: counts.journalWritten - start.journalWritten,
+      });
+      if (throttle.due(p.phase)) report({ operation, ...p, unit: 'pages' });
+    };
+    send(start);
+    const stop = meter.watch(send);
+    try {
+      return await run();
+    } finally {
+      stop();
     }
   }
 
@@ -43,22 +66,15 @@ export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: (
     async compact<T>(run: () => Promise<T>): Promise<T> {
       if (listeners.size === 0) return run();
       const file = await pageStats(ctx.db);
-      const start = meter.counts();
-      const throttle = createProgressThrottle(now, reportEveryMs);
-      const send = (counts: IoCounts) => {
-        const p = vacuumProgress(
-          { mainRead: counts.mainRead - start.mainRead, mainWritten: counts.mainWritten - start.mainWritten },
-          file,
-        );
-        if (throttle.due(p.phase)) report({ operation: 'compact', ...p, unit: 'pages' });
-      };
-      send(start);
-      const stop = meter.watch(send);
-      try {
-        return await run();
-      } finally {
-        stop();
-      }
+      return track('compact', (io) => vacuumProgress(io, file), run);
+    },
+    /** Runs `importDatabase(bytes)` reporting the pages its two checks read. */
+    async importDatabase<T>(bytes: unknown, run: () => Promise<T>): Promise<T> {
+      const pageSize = bytes instanceof Uint8Array ? headerPageSize(bytes) : null;
+      // Not an SQLite file: the engine refuses it at once, nothing to report.
+      if (listeners.size === 0 || pageSize === null || !(bytes instanceof Uint8Array)) return run();
+      const byteLength = bytes.byteLength;
+      return track('importDatabase', (io) => importProgress(io, { byteLength, pageSize }), run);
     },
   };
 }
