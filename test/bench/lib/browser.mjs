@@ -27,6 +27,13 @@ const types = {
   '.map': 'application/json',
 };
 
+/** `code.replace(from, to)` that fails loudly when the source no longer contains `from` (a knob gone stale). */
+function mustReplace(code, from, to, id) {
+  if (!code.includes(from))
+    throw new Error(`BENCH_EXPERIMENT: ${id} no longer contains ${JSON.stringify(from)}`);
+  return code.replace(from, to);
+}
+
 function experimentPlugins() {
   const exp = process.env.BENCH_EXPERIMENT ?? '';
   if (!exp) return [];
@@ -37,11 +44,13 @@ function experimentPlugins() {
       enforce: 'pre',
       transform(code, id) {
         if (id.endsWith('storage/sqlite/migrate.ts') && exp.includes('page')) {
-          return code.replace(
+          return mustReplace(
+            code,
             "await driver.exec('PRAGMA auto_vacuum = INCREMENTAL');",
             "await driver.exec('PRAGMA page_size = " +
               (process.env.BENCH_PAGE ?? '65536') +
               "; PRAGMA auto_vacuum = INCREMENTAL');",
+            id,
           );
         }
         if (id.endsWith('storage/sqlite/open.ts')) {
@@ -49,13 +58,26 @@ function experimentPlugins() {
           if (exp.includes('cache')) extra += ' PRAGMA cache_size = -65536;';
           if (exp.includes('excl')) extra += ' PRAGMA locking_mode = EXCLUSIVE;';
           if (exp.includes('tempmem')) extra += ' PRAGMA temp_store = MEMORY;';
-          return code.replace("PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'");
+          return extra
+            ? mustReplace(code, "PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'", id)
+            : null;
         }
         if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('memvfs')) {
           // The same engine in the same worker, on wa-sqlite's in-memory VFS: what the engine costs without OPFS I/O.
-          return code.replace(
-            "return createSqliteEngine(module, { vfs, storage: 'opfs', explainIo });",
-            'void vfs; void explainIo; return createSqliteEngine(module, null);',
+          return mustReplace(
+            code,
+            "return Object.assign(await createSqliteEngine(module, { vfs, storage: 'opfs', explainIo }), { io });",
+            'void vfs; void explainIo; return Object.assign(await createSqliteEngine(module, null), { io });',
+            id,
+          );
+        }
+        if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('nocoalesce')) {
+          // Every SQLite write straight to OPFS, as OPFSCoopSyncVFS alone does (the engine before coalescing).
+          return mustReplace(
+            code,
+            'const coalesce = options.coalesce ?? true;',
+            'const coalesce = false; void options;',
+            id,
           );
         }
         if (id.includes('OPFSCoopSyncVFS') && exp.includes('io')) {
@@ -72,7 +94,9 @@ function experimentPlugins() {
               '  jRead(fileId, pData, iOffset) {',
               `  jRead(fileId, pData, iOffset) { ${count('read')}`,
             )
-            .replace('  jSync(fileId, flags) {', `  jSync(fileId, flags) { ${count('sync')}`);
+            .replace('  jSync(fileId, flags) {', `  jSync(fileId, flags) { ${count('sync')}`)
+            .replace('  jFileSize(fileId, pSize64) {', `  jFileSize(fileId, pSize64) { ${count('size')}`)
+            .replace('  jTruncate(fileId, iSize) {', `  jTruncate(fileId, iSize) { ${count('truncate')}`);
         }
         return null;
       },
