@@ -86,7 +86,8 @@ describe('the engine in a worker on OPFS', () => {
 
     const target = await brainNamed(uniqueName());
     await target.startSession({ title: 'will be replaced' });
-    const report = await target.importDatabase(bytes);
+    // importDatabase moves its bytes to the worker (the array is empty afterwards): keep `bytes` with a copy.
+    const report = await target.importDatabase(bytes.slice());
     expect(report.bytes).toBe(bytes.byteLength);
     expect((await target.listSessions()).map((s) => s.title)).toEqual(['exported']);
     expect((await target.getSession(id)).title).toBe('exported');
