@@ -7,13 +7,8 @@ import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../protocol-m
 import type { EventLog } from './events';
 
 const DEFAULT_LIMIT = 20;
-/**
- * Search is bound by the page cache: a 100 000-event index is tens of MiB, and each page SQLite must fetch again goes
- * through the OPFS VFS. 32 MiB (SQLite's default is 2 MiB) keeps the index's hot pages (doclists of common words,
- * document sizes) resident. Set on every search because the connection is replaced by export/import; setting the
- * same value again is free. (A candidate for the engine's connection setup in storage/sqlite/open.ts.)
- */
-const SEARCH_CACHE_KIB = 32 * 1024;
+// Search is bound by the page cache (a 100 000-event index is tens of MiB): every connection gets 32 MiB, set
+// where it is opened (storage/sqlite/open.ts, PAGE_CACHE_KIB).
 const MAX_LIMIT = 200;
 
 /**
@@ -26,7 +21,6 @@ export function createHistoryFeature(log: EventLog) {
   return {
     async searchHistory(query: string, options: SearchHistoryOptions = {}) {
       const text = requireText(query, 'Search query', 1_000);
-      await history.ensureCacheSize(SEARCH_CACHE_KIB);
       const fts = toFtsQuery(text);
       if (fts === null) return { hits: [], matched: 'none' as const };
       const limit = options.limit === undefined ? DEFAULT_LIMIT : requireId(options.limit, 'limit');

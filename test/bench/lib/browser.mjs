@@ -5,7 +5,7 @@
  * What-if knobs for SQLite settings the engine does not (yet) use, applied to the bench build only by rewriting
  * the foundation's source at build time — the repository's files are not touched:
  *   BENCH_EXPERIMENT=page[,cache][,excl]  page: `PRAGMA page_size = $BENCH_PAGE` (default 65536) for new databases;
- *                                          cache: `cache_size = -65536` (64 MiB); excl: `locking_mode = EXCLUSIVE`;
+ *                                          cache: `cache_size = -$BENCH_CACHE_KIB` (default 65536 KiB); excl: `locking_mode = EXCLUSIVE`;
  *                                          io: count the VFS's reads, writes and syncs (printed with BENCH_DEBUG=1);
  *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O);
  *                                          tempmem: `temp_store = MEMORY` (statement journals and temp tables off OPFS).
@@ -55,11 +55,12 @@ function experimentPlugins() {
         }
         if (id.endsWith('storage/sqlite/open.ts')) {
           let extra = '';
-          if (exp.includes('cache')) extra += ' PRAGMA cache_size = -65536;';
+          if (exp.includes('cache'))
+            extra += ` PRAGMA cache_size = -${process.env.BENCH_CACHE_KIB ?? '65536'};`;
           if (exp.includes('excl')) extra += ' PRAGMA locking_mode = EXCLUSIVE;';
           if (exp.includes('tempmem')) extra += ' PRAGMA temp_store = MEMORY;';
           return extra
-            ? mustReplace(code, "PRAGMA foreign_keys = ON;'", 'PRAGMA foreign_keys = ON;' + extra + "'", id)
+            ? mustReplace(code, 'PRAGMA foreign_keys = ON;', 'PRAGMA foreign_keys = ON;' + extra, id)
             : null;
         }
         if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('memvfs')) {
