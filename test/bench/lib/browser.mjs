@@ -81,6 +81,16 @@ function experimentPlugins() {
             id,
           );
         }
+        if (id.endsWith('storage/sqlite/coalescing-vfs.ts') && exp.includes('io')) {
+          // The coalescing layer writes its runs through the access handle: count those as the VFS's writes.
+          return mustReplace(
+            code,
+            'stats.flushedWrites++;',
+            "stats.flushedWrites++; { const io = (globalThis.__io ??= {}); const k = 'write:' + " +
+              "(files.get(fileId)?.path.endsWith('-journal') ? 'journal' : 'db'); io[k] = (io[k] ?? 0) + 1; }",
+            id,
+          );
+        }
         if (id.includes('OPFSCoopSyncVFS') && exp.includes('io')) {
           // Counts the VFS's I/O calls per file kind; printed with BENCH_DEBUG=1.
           const count = (name) =>
