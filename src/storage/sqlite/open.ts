@@ -70,9 +70,12 @@ export async function createSqliteEngine(
         // cost thousands of calls a transaction. cache_size: 32 MiB (SQLite's default is 2 MiB) keeps a search
         // index's and the checkpoint store's hot pages resident, as every page fetched again is an OPFS read;
         // set here because export/import replaces the connection. It is a ceiling, allocated as pages are used.
+        // locking_mode = EXCLUSIVE: one connection per database (the worker's owner Web Lock), so the file lock
+        // is taken once and kept until close — no revalidation (header read, size) before every transaction;
+        // SQLite then zeroes the journal's header at commit instead of deleting the file.
         await driver.exec(
           'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; ' +
-            `PRAGMA cache_size = -${PAGE_CACHE_KIB};`,
+            `PRAGMA cache_size = -${PAGE_CACHE_KIB}; PRAGMA locking_mode = EXCLUSIVE;`,
         );
       } catch (error) {
         await driver.close().catch(() => undefined);
