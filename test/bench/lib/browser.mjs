@@ -9,6 +9,7 @@
  *                                          io: count the VFS's reads, writes and syncs (printed with BENCH_DEBUG=1);
  *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O);
  *                                          tempmem: `temp_store = MEMORY` (statement journals and temp tables off OPFS).
+ *                                          nocoalesce: every SQLite write straight to OPFS (no write coalescing).
  */
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
