@@ -126,13 +126,13 @@ describe('searchHistory', () => {
   });
 });
 
-describe('the search page cache', () => {
-  it('is raised to 32 MiB for search, and never lowered', async () => {
+describe('the page cache', () => {
+  it('is 32 MiB from the moment the database opens, and search leaves a larger one alone', async () => {
     const { api, database } = await memoryBrain();
+    expect(await database.driver.get('PRAGMA cache_size')).toEqual({ cache_size: -32768 });
     const { id: sessionId } = await api.startSession();
     await api.recordNote({ sessionId, text: 'x' });
     await api.searchHistory('x');
-    expect(await database.driver.get('PRAGMA cache_size')).toEqual({ cache_size: -32768 });
     await database.driver.exec('PRAGMA cache_size = -65536');
     await api.searchHistory('x');
     expect(await database.driver.get('PRAGMA cache_size')).toEqual({ cache_size: -65536 });

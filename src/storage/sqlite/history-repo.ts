@@ -174,14 +174,6 @@ export function createHistoryRepo(db: SqlDriver) {
   return {
     insertDocs,
 
-    /** Raises the connection's page cache to at least `kib` KiB (never lowers it). */
-    async ensureCacheSize(kib: number): Promise<void> {
-      const row = await db.get<{ cache_size: number }>('PRAGMA cache_size');
-      const current =
-        row === undefined ? 0 : row.cache_size < 0 ? -row.cache_size : (row.cache_size * 4096) / 1024;
-      if (current < kib) await db.exec(`PRAGMA cache_size = -${Math.floor(kib)}`);
-    },
-
     /**
      * Indexes the session's summaries not indexed yet (recorded through any API), text bounded per summary. The
      * engine's own checkpoint summaries (`skipKind`) are left out: they restate events that are indexed one by
