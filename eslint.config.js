@@ -5,7 +5,17 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default ts.config(
-  { ignores: ['dist/', 'dist-lib/', 'node_modules/', 'test/.artifacts/', 'test/bench/.cache/', 'test-results/', 'playwright-report/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-lib/',
+      'node_modules/',
+      'test/.artifacts/',
+      'test/bench/.cache/',
+      'test-results/',
+      'playwright-report/',
+    ],
+  },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
@@ -18,19 +28,39 @@ export default ts.config(
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],
-    languageOptions: { parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig } },
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        extraFileExtensions: ['.svelte'],
+        parser: ts.parser,
+        svelteConfig,
+      },
+    },
   },
   {
     // core is platform-free: the DOM and worker globals are not there (its tsconfig enforces the same).
     files: ['src/core/**/*.ts'],
     languageOptions: { globals: { ...globals.es2022 } },
-    rules: { 'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'self', 'localStorage', 'indexedDB'] },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'navigator',
+        'self',
+        'localStorage',
+        'indexedDB',
+      ],
+    },
   },
   {
     // SQL lives in storage/sqlite; the UI talks to the engine only through the client.
     files: ['src/ui/**/*'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/storage/**', '**/worker/host', '**/worker/api', '**/features/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/storage/**', '**/worker/host', '**/worker/api', '**/features/**'] },
+      ],
     },
   },
 );

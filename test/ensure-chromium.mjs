@@ -10,7 +10,9 @@ const found = () => (fromEnv ? existsSync(fromEnv) : candidates.some((path) => e
 if (!found()) {
   const canInstall = !fromEnv && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (canInstall) {
-    console.log('No Chromium found: installing Debian\'s chromium (apt-get update && apt-get install -y chromium)…');
+    console.log(
+      "No Chromium found: installing Debian's chromium (apt-get update && apt-get install -y chromium)…",
+    );
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
       stdio: 'inherit',

@@ -77,7 +77,10 @@ export interface Summary {
 
 function oneOf<T extends string>(values: readonly T[], value: unknown, what: string): T {
   if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
-  throw new BrainError('InvalidArgument', `${what} must be one of ${values.join(', ')}; got ${JSON.stringify(value)}.`);
+  throw new BrainError(
+    'InvalidArgument',
+    `${what} must be one of ${values.join(', ')}; got ${JSON.stringify(value)}.`,
+  );
 }
 
 export const parseTaskState = (value: unknown) => oneOf(taskStates, value, 'Task state');
@@ -95,7 +98,10 @@ export function requireText(value: unknown, what: string, maxLength = 10_000): s
 
 export function requireId(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new BrainError('InvalidArgument', `${what} must be an id returned by the engine; got ${JSON.stringify(value)}.`);
+    throw new BrainError(
+      'InvalidArgument',
+      `${what} must be an id returned by the engine; got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
@@ -110,7 +116,10 @@ export function jsonToText(value: unknown, what: string, maxBytes: number): stri
   }
   if (text === undefined) throw new BrainError('InvalidArgument', `${what} is not JSON-serialisable.`);
   if (text.length > maxBytes) {
-    throw new BrainError('TooLarge', `${what} is ${text.length} characters of JSON; the limit is ${maxBytes}.`);
+    throw new BrainError(
+      'TooLarge',
+      `${what} is ${text.length} characters of JSON; the limit is ${maxBytes}.`,
+    );
   }
   return text;
 }

@@ -21,7 +21,8 @@ export function vacuumProgress(
 ): VacuumProgress {
   const live = Math.max(1, file.pageCount - file.freelistCount);
   const pages = (bytes: number) => Math.floor(bytes / Math.max(1, file.pageSize));
-  if (io.mainWritten === 0) return { phase: 'reading', done: Math.min(live, pages(io.mainRead)), total: live };
+  if (io.mainWritten === 0)
+    return { phase: 'reading', done: Math.min(live, pages(io.mainRead)), total: live };
   const written = pages(io.mainWritten);
   return { phase: 'writing', done: written, total: Math.max(live, written) };
 }

@@ -21,7 +21,14 @@ export const DAY_MS = 24 * HOUR_MS;
 /** What made the engine take a sample. */
 export type SizeSampleCause = 'open' | 'writes' | 'cleanup' | 'maintain' | 'compact' | 'import';
 
-export const sizeSampleCauses: readonly SizeSampleCause[] = ['open', 'writes', 'cleanup', 'maintain', 'compact', 'import'];
+export const sizeSampleCauses: readonly SizeSampleCause[] = [
+  'open',
+  'writes',
+  'cleanup',
+  'maintain',
+  'compact',
+  'import',
+];
 
 /** The figures of one sample (as the storage audit computes them: pragmas and trigger-kept counters). */
 export interface SizeFigures {
@@ -84,7 +91,8 @@ export function sameFigures(a: SizeFigures, b: SizeFigures): boolean {
 /** Samples of these causes may replace one another within `eventSpacingMs`; 'open' and 'writes' never do. */
 const eventCauses: ReadonlySet<SizeSampleCause> = new Set(['cleanup', 'maintain', 'compact', 'import']);
 
-export type SampleDecision = { readonly kind: 'skip' } | { readonly kind: 'insert' } | { readonly kind: 'replace'; readonly id: number };
+export type SampleDecision =
+  { readonly kind: 'skip' } | { readonly kind: 'insert' } | { readonly kind: 'replace'; readonly id: number };
 
 /**
  * What to do with `figures` measured now: skip them, record a new sample, or update the last one in place (its
@@ -95,7 +103,12 @@ export function decideSample(input: {
   readonly cause: SizeSampleCause;
   readonly now: number;
   readonly figures: SizeFigures;
-  readonly last: { readonly id: number; readonly at: number; readonly cause: SizeSampleCause; readonly figures: SizeFigures } | null;
+  readonly last: {
+    readonly id: number;
+    readonly at: number;
+    readonly cause: SizeSampleCause;
+    readonly figures: SizeFigures;
+  } | null;
   readonly policy?: SizeHistoryPolicy;
 }): SampleDecision {
   const policy = input.policy ?? defaultSizeHistoryPolicy;

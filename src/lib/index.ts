@@ -70,7 +70,10 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   const onOwnerEvent = (event: OwnerEvent) => {
     if (event.kind === 'taken-over') {
       // The worker has already let go of the database; stop it too, and say why on every later call.
-      closedError = new BrainError('OpenElsewhere', 'This brain was taken over by another tab. Open it again to take it back.');
+      closedError = new BrainError(
+        'OpenElsewhere',
+        'This brain was taken over by another tab. Open it again to take it back.',
+      );
       terminate();
     }
     options.onOwnerEvent?.(event);
@@ -149,10 +152,14 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     // Progress listeners cross the worker by reference.
     exportBrain: (onProgress?: ArchiveProgressListener) =>
       call('exportBrain')(onProgress && Comlink.proxy(onProgress)),
-    importBrain: (bytes: Uint8Array, options?: BrainArchiveImportOptions, onProgress?: ArchiveProgressListener) =>
-      call('importBrain')(bytes, options, onProgress && Comlink.proxy(onProgress)),
+    importBrain: (
+      bytes: Uint8Array,
+      options?: BrainArchiveImportOptions,
+      onProgress?: ArchiveProgressListener,
+    ) => call('importBrain')(bytes, options, onProgress && Comlink.proxy(onProgress)),
     planCleanup: call('planCleanup'),
-    cleanup: (...[options, onProgress]: Parameters<BrainApi['cleanup']>) => call('cleanup')(options, onProgress && Comlink.proxy(onProgress)),
+    cleanup: (...[options, onProgress]: Parameters<BrainApi['cleanup']>) =>
+      call('cleanup')(options, onProgress && Comlink.proxy(onProgress)),
     cleanupLog: call('cleanupLog'),
     audit: call('audit'),
     maintain: call('maintain'),

@@ -15,7 +15,10 @@ type Track = <T>(send: () => Promise<T>) => Promise<T>;
  */
 export function transferBytes<T>(bytes: T): T {
   if (!(bytes instanceof Uint8Array)) return bytes;
-  const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const whole =
+    bytes.buffer instanceof ArrayBuffer &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength;
   const own = whole ? bytes : bytes.slice();
   return Comlink.transfer(own, [own.buffer]) as T;
 }

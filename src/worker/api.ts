@@ -49,7 +49,8 @@ function serialise<T extends object>(api: T, exempt: ReadonlySet<string>): T {
   for (const [name, value] of Object.entries(api)) {
     wrapped[name] =
       typeof value === 'function' && !exempt.has(name)
-        ? (...args: unknown[]) => queue.run(() => Promise.resolve((value as (...a: unknown[]) => unknown)(...args)))
+        ? (...args: unknown[]) =>
+            queue.run(() => Promise.resolve((value as (...a: unknown[]) => unknown)(...args)))
         : value;
   }
   return wrapped as T;
@@ -95,7 +96,8 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
     exportDatabase: () => deps.database.exportBytes(),
     async importDatabase(bytes: Uint8Array) {
-      if (!(bytes instanceof Uint8Array)) throw new BrainError('InvalidArgument', 'importDatabase takes the file as a Uint8Array.');
+      if (!(bytes instanceof Uint8Array))
+        throw new BrainError('InvalidArgument', 'importDatabase takes the file as a Uint8Array.');
       const report = await deps.database.importBytes(bytes);
       ctx.emit({ topic: 'database' });
       return report;
@@ -115,6 +117,14 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   });
   const cleanupFeature = createLifecycleFeature(ctx, deps);
-  const api = assemble<BrainApi>(lifecycle, createCoreFeature(ctx), ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles), project.api, archive, createCheckpointsFeature(ctx), cleanupFeature.api);
+  const api = assemble<BrainApi>(
+    lifecycle,
+    createCoreFeature(ctx),
+    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles),
+    project.api,
+    archive,
+    createCheckpointsFeature(ctx),
+    cleanupFeature.api,
+  );
   return cleanupFeature.start(serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress'])));
 }

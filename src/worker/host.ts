@@ -11,7 +11,8 @@ const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 async function storageEstimate(): Promise<Pick<BrainInfo, 'quota' | 'persisted'>> {
   const storage = navigator.storage;
   const estimate = await storage.estimate().catch(() => null);
-  const persisted = typeof storage.persisted === 'function' ? await storage.persisted().catch(() => null) : null;
+  const persisted =
+    typeof storage.persisted === 'function' ? await storage.persisted().catch(() => null) : null;
   return {
     quota: estimate ? { usage: estimate.usage ?? 0, quota: estimate.quota ?? 0 } : null,
     persisted,
@@ -32,7 +33,10 @@ export function createWorkerHost(): WorkerHost {
       if (database) throw new BrainError('InvalidArgument', 'This worker already has a brain open.');
       const dbName = options.dbName ?? 'agent.db';
       if (!DB_NAME.test(dbName)) {
-        throw new BrainError('InvalidArgument', `"${dbName}" is not a valid database name (letters, digits, . _ -).`);
+        throw new BrainError(
+          'InvalidArgument',
+          `"${dbName}" is not a valid database name (letters, digits, . _ -).`,
+        );
       }
       await acquireOwnership(dbName, options.takeOver === true, () => {
         // Another tab stole the lock: stop touching the file at once, then say so.
@@ -52,8 +56,10 @@ export function createWorkerHost(): WorkerHost {
       apiNames = Object.keys(api);
       Object.assign(host, api, {
         // What crosses the worker boundary by reference (a function) or by transfer (large bytes).
-        subscribe: async (listener: Parameters<BrainApi['subscribe']>[0]) => Comlink.proxy(await api.subscribe(listener)),
-        watchProgress: async (listener: Parameters<BrainApi['watchProgress']>[0]) => Comlink.proxy(await api.watchProgress(listener)),
+        subscribe: async (listener: Parameters<BrainApi['subscribe']>[0]) =>
+          Comlink.proxy(await api.subscribe(listener)),
+        watchProgress: async (listener: Parameters<BrainApi['watchProgress']>[0]) =>
+          Comlink.proxy(await api.watchProgress(listener)),
         exportDatabase: async () => {
           const bytes = await api.exportDatabase();
           return Comlink.transfer(bytes, [bytes.buffer]);

@@ -4,11 +4,33 @@
  * The worker's object `satisfies BrainApi`; the client holds a Comlink `Remote` of it.
  */
 import type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
-import type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
+import type {
+  Json,
+  Message,
+  MessageRole,
+  ReferenceKind,
+  Session,
+  Step,
+  StepStatus,
+  Summary,
+  Task,
+  TaskState,
+} from '../core/model';
 import type { CheckpointsApi } from './protocol-checkpoints';
 
 export type { SessionId, TaskId, MessageId, StepId, SummaryId } from '../core/ids';
-export type { Json, Message, MessageRole, ReferenceKind, Session, Step, StepStatus, Summary, Task, TaskState } from '../core/model';
+export type {
+  Json,
+  Message,
+  MessageRole,
+  ReferenceKind,
+  Session,
+  Step,
+  StepStatus,
+  Summary,
+  Task,
+  TaskState,
+} from '../core/model';
 export type { BrainErrorData, ErrorCode } from '../core/errors';
 export * from './protocol-lifecycle';
 import type { LifecycleApi } from './protocol-lifecycle';
@@ -22,7 +44,18 @@ import type { ArchiveApi } from './protocol-archive';
 export * from './protocol-size-history';
 import type { ProgressApi, SizeHistoryApi } from './protocol-size-history';
 
-export type ChangeTopic = 'sessions' | 'tasks' | 'messages' | 'steps' | 'summaries' | 'checkpoints' | 'cleanup' | 'database' | 'events' | 'plans' | 'project';
+export type ChangeTopic =
+  | 'sessions'
+  | 'tasks'
+  | 'messages'
+  | 'steps'
+  | 'summaries'
+  | 'checkpoints'
+  | 'cleanup'
+  | 'database'
+  | 'events'
+  | 'plans'
+  | 'project';
 
 export interface BrainChange {
   readonly topic: ChangeTopic;
@@ -120,7 +153,15 @@ export interface DatabaseFileApi {
   importDatabase(bytes: Uint8Array): Promise<ImportReport>;
 }
 
-export type BrainApi = CoreApi & DatabaseFileApi & MemoryApi & CheckpointsApi & ProjectApi & LifecycleApi & ArchiveApi & SizeHistoryApi & ProgressApi;
+export type BrainApi = CoreApi &
+  DatabaseFileApi &
+  MemoryApi &
+  CheckpointsApi &
+  ProjectApi &
+  LifecycleApi &
+  ArchiveApi &
+  SizeHistoryApi &
+  ProgressApi;
 
 export interface OpenOptions {
   /** The database file name in OPFS; default `agent.db`. */

@@ -3,7 +3,8 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { openBrain, type ArchiveProgress, type Brain } from '../../src/lib/index';
 
 const open: Brain[] = [];
-const unique = (what: string) => `${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+const unique = (what: string) =>
+  `${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 
 async function brain(dbName = `${unique('archive')}.db`) {
   const b = await openBrain({ dbName, closeOnPageHide: false });
@@ -20,7 +21,9 @@ async function seeded() {
   const b = await brain();
   await b.openProject({ kind: 'opfs', name: unique('proj'), create: true });
   await b.createAgentFolder();
-  await b.writeAgentFile('.agent/MEMORY.md', '# Memory\n\n- The user prefers small commits.\n', { expectedVersion: (await b.readAgentFile('.agent/MEMORY.md')).version });
+  await b.writeAgentFile('.agent/MEMORY.md', '# Memory\n\n- The user prefers small commits.\n', {
+    expectedVersion: (await b.readAgentFile('.agent/MEMORY.md')).version,
+  });
   const { id: sessionId } = await b.startSession({ title: 'archived session' });
   const { id: taskId } = await b.startTask({ sessionId, title: 'archived task' });
   const before = new Uint8Array(3000).map((_, i) => (i * 31) % 256);
@@ -64,7 +67,9 @@ describe('whole-brain export and import', () => {
       change(entries);
       return zipSync(entries);
     };
-    const manifestEdit = (change: (manifest: { database: { schemaVersion: number }; files: { path: string }[] }) => void) =>
+    const manifestEdit = (
+      change: (manifest: { database: { schemaVersion: number }; files: { path: string }[] }) => void,
+    ) =>
       edit((e) => {
         const manifest = JSON.parse(strFromU8(e['manifest.json']!));
         change(manifest);
@@ -73,7 +78,11 @@ describe('whole-brain export and import', () => {
     const bad: Array<[string, Uint8Array, string]> = [
       ['bad hash', edit((e) => (e['project/.agent/MEMORY.md'] = strToU8('# tampered\n'))), 'CorruptArchive'],
       ['truncated zip', zip.slice(0, zip.byteLength - 200), 'CorruptArchive'],
-      ['path escaping the folder', manifestEdit((m) => (m.files[0]!.path = '.agent/../../outside.md')), 'PathEscapes'],
+      [
+        'path escaping the folder',
+        manifestEdit((m) => (m.files[0]!.path = '.agent/../../outside.md')),
+        'PathEscapes',
+      ],
       ['newer schema', manifestEdit((m) => (m.database.schemaVersion = 999)), 'NewerSchema'],
     ];
     for (const [what, bytes, code] of bad) {

@@ -24,9 +24,25 @@ describe('the engine in a worker on OPFS', () => {
 
     const { id: sessionId } = await brain.startSession({ title: 'Fix the parser' });
     const { id: parent } = await brain.startTask({ sessionId, title: 'Parser' });
-    const { id: child } = await brain.startTask({ sessionId, title: 'Sub-agent', parentTaskId: parent, makeCurrent: false });
-    await brain.recordMessage({ sessionId, taskId: parent, role: 'user', content: 'Please fix the parser ✓' });
-    await brain.recordStep({ taskId: parent, tool: 'run_tests', params: { cmd: 'npm test' }, result: { passed: 3 }, status: 'ok' });
+    const { id: child } = await brain.startTask({
+      sessionId,
+      title: 'Sub-agent',
+      parentTaskId: parent,
+      makeCurrent: false,
+    });
+    await brain.recordMessage({
+      sessionId,
+      taskId: parent,
+      role: 'user',
+      content: 'Please fix the parser ✓',
+    });
+    await brain.recordStep({
+      taskId: parent,
+      tool: 'run_tests',
+      params: { cmd: 'npm test' },
+      result: { passed: 3 },
+      status: 'ok',
+    });
 
     const tasks = await brain.listTasks(sessionId);
     expect(tasks.map((t) => [t.title, t.state, t.parentTaskId])).toEqual([
@@ -36,7 +52,9 @@ describe('the engine in a worker on OPFS', () => {
     expect(tasks[0]?.references).toEqual([{ to: child, kind: 'child' }]);
     expect((await brain.getSession(sessionId)).currentTaskId).toBe(parent);
     expect((await brain.listMessages(sessionId))[0]?.content).toBe('Please fix the parser ✓');
-    expect(await brain.listSteps(parent)).toMatchObject([{ seq: 1, tool: 'run_tests', params: { cmd: 'npm test' }, result: { passed: 3 } }]);
+    expect(await brain.listSteps(parent)).toMatchObject([
+      { seq: 1, tool: 'run_tests', params: { cmd: 'npm test' }, result: { passed: 3 } },
+    ]);
     expect(await brain.integrityCheck()).toEqual(['ok']);
   });
 
@@ -63,10 +81,16 @@ describe('the engine in a worker on OPFS', () => {
   it('lets one owner hold a database: a second opener is refused, a take-over stops the first', async () => {
     const dbName = uniqueName();
     const events: string[] = [];
-    const first = await openBrain({ dbName, closeOnPageHide: false, onOwnerEvent: (e) => events.push(e.kind) });
+    const first = await openBrain({
+      dbName,
+      closeOnPageHide: false,
+      onOwnerEvent: (e) => events.push(e.kind),
+    });
     open.push(first);
     await first.startSession({ title: 'first' });
-    await expect(openBrain({ dbName, closeOnPageHide: false })).rejects.toMatchObject({ code: 'OpenElsewhere' });
+    await expect(openBrain({ dbName, closeOnPageHide: false })).rejects.toMatchObject({
+      code: 'OpenElsewhere',
+    });
 
     const second = await brainNamed(dbName, true);
     await expect.poll(() => events).toEqual(['taken-over']);

@@ -22,7 +22,8 @@ async function seed(brain: Brain, tasks: number, stepsEach: number) {
   const chunk = 'abcdefghijklmnopqrstuvwxyz012345'.repeat(8192);
   for (let t = 0; t < tasks; t++) {
     const { id: taskId } = await brain.startTask({ sessionId, title: `attempt ${t}` });
-    for (let s = 0; s < stepsEach; s++) await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${chunk}`, status: 'ok' });
+    for (let s = 0; s < stepsEach; s++)
+      await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${chunk}`, status: 'ok' });
     await brain.setTaskState(taskId, 'superseded');
   }
   await brain.startTask({ sessionId, title: 'current' });
@@ -73,7 +74,13 @@ describe('size history on OPFS (real worker)', () => {
     const report = await compacted;
     await stop();
     expect(report.bytesAfter).toBeLessThanOrEqual(report.bytesBefore);
-    expect(reports[0]).toMatchObject({ operation: 'compact', phase: 'reading', done: 0, total: live, unit: 'pages' });
+    expect(reports[0]).toMatchObject({
+      operation: 'compact',
+      phase: 'reading',
+      done: 0,
+      total: live,
+      unit: 'pages',
+    });
     expect([...new Set(reports.map((r) => r.phase))]).toEqual(['reading', 'writing']);
     // Reports arrive while the call is still pending (from inside the VACUUM), not after it.
     expect(reports.every((r) => r.pending)).toBe(true);
@@ -91,9 +98,18 @@ describe('size history on OPFS (real worker)', () => {
       importing = false;
     });
     await stopImports();
-    expect(imports[0]).toEqual({ operation: 'importDatabase', phase: 'checking', done: 0, total: 2 * pages, unit: 'pages', pending: true });
+    expect(imports[0]).toEqual({
+      operation: 'importDatabase',
+      phase: 'checking',
+      done: 0,
+      total: 2 * pages,
+      unit: 'pages',
+      pending: true,
+    });
     expect(imports.every((r) => r.pending && r.done <= r.total)).toBe(true);
-    console.info(`compact of ${(report.bytesBefore / 1048576).toFixed(1)} MiB: ${report.elapsedMs.toFixed(0)} ms, ${reports.length} progress reports`);
+    console.info(
+      `compact of ${(report.bytesBefore / 1048576).toFixed(1)} MiB: ${report.elapsedMs.toFixed(0)} ms, ${reports.length} progress reports`,
+    );
   });
 });
 

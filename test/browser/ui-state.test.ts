@@ -380,4 +380,36 @@ describe('StorageState', () => {
       'idle',
     ]);
   });
+
+  it('stops what writes on its own (the demo agent) before the database is replaced', async () => {
+    const brainState = await openState();
+    const brain = brainOf(brainState);
+    const storage = new StorageState(brainState);
+    await brain.startSession({ title: 'in the file' });
+    const exported = await storage.exportDatabase();
+
+    // A page-side writer like the demo agent: one session after another until it is stopped.
+    let stopped = false;
+    let writes = 0;
+    const loop = (async () => {
+      while (!stopped) {
+        await brain.startSession({ title: 'written by the agent' });
+        writes++;
+      }
+    })();
+    stops.push(
+      brainState.registerWriter(async () => {
+        stopped = true;
+        await loop;
+      }),
+    );
+    await expect.poll(() => writes).toBeGreaterThan(2);
+
+    const report = await storage.importFile(new File([exported!.blob], exported!.fileName));
+    expect(storage.importing.error).toBeNull();
+    expect(report).toBeDefined();
+    // Nothing the writer did lands in the imported brain, during or after the import.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await brain.listSessions()).map((s) => s.title)).toEqual(['in the file']);
+  });
 });

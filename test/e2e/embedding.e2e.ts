@@ -21,7 +21,9 @@ test('the example page runs its toy loop on its own brain; the app brain is unto
     expect(playground).toEqual({ db: 'playground.db', sessions: 2 });
 
     // Both brains are open at once (different databases, different owners), and the app's is unchanged.
-    const appSessions = await app.evaluate(async () => (await globalThis.agentBrain!.listSessions()).map((s) => s.title));
+    const appSessions = await app.evaluate(async () =>
+      (await globalThis.agentBrain!.listSessions()).map((s) => s.title),
+    );
     expect(appSessions).toEqual(['app session']);
     expect(errors).toEqual([]);
     await context.close();

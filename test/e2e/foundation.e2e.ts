@@ -11,7 +11,13 @@ test('a session, task and step survive a reload and a browser restart', async ()
       const brain = globalThis.agentBrain!;
       const { id: sessionId } = await brain.startSession({ title: 'E2E session' });
       const { id: taskId } = await brain.startTask({ sessionId, title: 'E2E task' });
-      const { id: stepId } = await brain.recordStep({ taskId, tool: 'edit', params: { file: 'a.ts' }, result: 'ok', status: 'ok' });
+      const { id: stepId } = await brain.recordStep({
+        taskId,
+        tool: 'edit',
+        params: { file: 'a.ts' },
+        result: 'ok',
+        status: 'ok',
+      });
       return { sessionId, taskId, stepId };
     });
     await expect(page.getByRole('button', { name: /E2E session/ })).toBeVisible();
@@ -20,9 +26,9 @@ test('a session, task and step survive a reload and a browser restart', async ()
     await page.reload();
     await page.waitForFunction(() => globalThis.agentBrain !== undefined);
     await expect(page.getByTestId('tasks')).toContainText('E2E task');
-    expect(await page.evaluate((taskId) => globalThis.agentBrain!.listSteps(taskId), ids.taskId)).toMatchObject([
-      { id: ids.stepId, tool: 'edit', params: { file: 'a.ts' } },
-    ]);
+    expect(
+      await page.evaluate((taskId) => globalThis.agentBrain!.listSteps(taskId), ids.taskId),
+    ).toMatchObject([{ id: ids.stepId, tool: 'edit', params: { file: 'a.ts' } }]);
     expect(errors).toEqual([]);
     await context.close();
 
@@ -31,7 +37,11 @@ test('a session, task and step survive a reload and a browser restart', async ()
     const after = await page.evaluate(async (sessionId) => {
       const brain = globalThis.agentBrain!;
       const tasks = await brain.listTasks(sessionId);
-      return { tasks: tasks.map((t) => t.title), steps: (await brain.listSteps(tasks[0]!.id)).length, ok: await brain.integrityCheck() };
+      return {
+        tasks: tasks.map((t) => t.title),
+        steps: (await brain.listSteps(tasks[0]!.id)).length,
+        ok: await brain.integrityCheck(),
+      };
     }, ids.sessionId);
     expect(after).toEqual({ tasks: ['E2E task'], steps: 1, ok: ['ok'] });
     await expect(page.getByTestId('db-name')).toContainText('agent.db');
@@ -61,7 +71,10 @@ test('a second tab neither corrupts nor hangs, and says what is going on', async
     const result = await second.evaluate(async () => {
       const brain = globalThis.agentBrain!;
       await brain.startSession({ title: 'from tab two' });
-      return { titles: (await brain.listSessions()).map((s) => s.title).sort(), ok: await brain.integrityCheck() };
+      return {
+        titles: (await brain.listSessions()).map((s) => s.title).sort(),
+        ok: await brain.integrityCheck(),
+      };
     });
     expect(result).toEqual({ titles: ['from tab one', 'from tab two'], ok: ['ok'] });
     expect(secondErrors).toEqual([]);
@@ -88,7 +101,9 @@ test('export then import round-trips; a non-SQLite file is refused and loses not
       await brain.startSession({ title: 'after export' });
       let refused = '';
       try {
-        await brain.importDatabase(new TextEncoder().encode('PK\u0003\u0004 definitely not sqlite'.repeat(64)));
+        await brain.importDatabase(
+          new TextEncoder().encode('PK\u0003\u0004 definitely not sqlite'.repeat(64)),
+        );
       } catch (error) {
         refused = (error as { code: string }).code;
       }

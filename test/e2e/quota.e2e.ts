@@ -6,7 +6,9 @@ test('a full storage quota is reported clearly and leaves no half-written data',
   try {
     const context = await profile.launch();
     const page = await openApp(context);
-    const sessionId = await page.evaluate(async () => (await globalThis.agentBrain!.startSession({ title: 'quota' })).id);
+    const sessionId = await page.evaluate(
+      async () => (await globalThis.agentBrain!.startSession({ title: 'quota' })).id,
+    );
     const origin = new URL(page.url()).origin;
     const cdp = await context.newCDPSession(page);
     const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
@@ -22,7 +24,12 @@ test('a full storage quota is reported clearly and leaves no half-written data',
         return { code: 'none', message: '', steps: -1, ok: [] as string[] };
       } catch (error) {
         const { code, message } = error as { code: string; message: string };
-        return { code, message, steps: (await brain.listSteps(taskId)).length, ok: await brain.integrityCheck() };
+        return {
+          code,
+          message,
+          steps: (await brain.listSteps(taskId)).length,
+          ok: await brain.integrityCheck(),
+        };
       }
     }, sessionId);
     expect(outcome.code, outcome.message).toBe('QuotaExceeded');
@@ -39,7 +46,9 @@ test('a full storage quota is reported clearly and leaves no half-written data',
       await brain.recordStep({ taskId: task.id, tool: 'small', status: 'ok' });
       const steps = await brain.listSteps(task.id);
       return {
-        whole: steps.filter((s) => s.tool === 'dump').every((s) => (s.result as string).length === 1024 * 1024),
+        whole: steps
+          .filter((s) => s.tool === 'dump')
+          .every((s) => (s.result as string).length === 1024 * 1024),
         last: steps.at(-1)?.tool,
         ok: await brain.integrityCheck(),
       };

@@ -74,7 +74,8 @@ test('storage growth: one sample said plainly, then a reopen and a cleanup drawn
       const chunk = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(29_128); // ~1 MiB
       for (let t = 0; t < 6; t++) {
         const { id: taskId } = await brain.startTask({ sessionId, title: `Old attempt ${t + 1}` });
-        for (let s = 0; s < 8; s++) await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${chunk}`, status: 'ok' });
+        for (let s = 0; s < 8; s++)
+          await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${chunk}`, status: 'ok' });
         await brain.setTaskState(taskId, 'superseded');
       }
       await brain.startTask({ sessionId, title: 'Current work' });
@@ -95,7 +96,10 @@ test('storage growth: one sample said plainly, then a reopen and a cleanup drawn
     await page.getByRole('button', { name: 'Compact now' }).click();
     await expect(page.getByTestId('compact-done')).toBeVisible({ timeout: 60_000 });
     const seen = await progressTexts();
-    expect(seen.some((text) => /Compacting: reading pages… [\d,]+ of [\d,]+/.test(text)), seen.join(' | ')).toBe(true);
+    expect(
+      seen.some((text) => /Compacting: reading pages… [\d,]+ of [\d,]+/.test(text)),
+      seen.join(' | '),
+    ).toBe(true);
 
     // Run the cleanup from the dry run.
     await expect(page.getByTestId('cleanup-summary')).toContainText('6 tasks can be cleaned');
@@ -111,9 +115,11 @@ test('storage growth: one sample said plainly, then a reopen and a cleanup drawn
     const expected = await expectedRows(page);
     expect(expected.length).toBeGreaterThanOrEqual(3);
     expect(expected.at(-1)?.[1]).toBe('after cleanup');
-    const shown = await table.getByTestId('growth-row').evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => (cell.textContent ?? '').trim())),
-    );
+    const shown = await table
+      .getByTestId('growth-row')
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => (cell.textContent ?? '').trim())),
+      );
     expect(shown).toEqual(expected);
     // Grown, then cleaned: heavy data went to free pages.
     const [grown, cleaned] = [expected.at(-2)!, expected.at(-1)!];

@@ -6,14 +6,29 @@ describe('the core engine API (Node, real SQLite in memory)', () => {
     const { api } = await memoryBrain();
     const { id: sessionId } = await api.startSession({ title: 'Refactor' });
     const { id: root } = await api.startTask({ sessionId, title: 'Root' });
-    const { id: child } = await api.startTask({ sessionId, title: 'Child', parentTaskId: root, makeCurrent: false });
-    const { id: other } = await api.startTask({ sessionId, title: 'Other', references: [{ to: child, kind: 'reference' }] });
+    const { id: child } = await api.startTask({
+      sessionId,
+      title: 'Child',
+      parentTaskId: root,
+      makeCurrent: false,
+    });
+    const { id: other } = await api.startTask({
+      sessionId,
+      title: 'Other',
+      references: [{ to: child, kind: 'reference' }],
+    });
     expect((await api.getSession(sessionId)).currentTaskId).toBe(other);
     expect((await api.getTask(root)).references).toEqual([{ to: child, kind: 'child' }]);
     expect((await api.getTask(other)).references).toEqual([{ to: child, kind: 'reference' }]);
 
     await api.recordMessage({ sessionId, taskId: root, role: 'assistant', content: 'On it' });
-    await api.recordStep({ taskId: child, tool: 'read', params: { path: 'a.ts' }, result: 'text', status: 'ok' });
+    await api.recordStep({
+      taskId: child,
+      tool: 'read',
+      params: { path: 'a.ts' },
+      result: 'text',
+      status: 'ok',
+    });
     await api.recordStep({ taskId: child, tool: 'write', status: 'error' });
     await api.recordSummary({ sessionId, taskId: root, kind: 'task', content: 'Root did things' });
     expect((await api.listSteps(child)).map((s) => [s.seq, s.tool, s.status, s.params])).toEqual([
@@ -38,23 +53,39 @@ describe('the core engine API (Node, real SQLite in memory)', () => {
     const { id: sessionId } = await api.startSession();
     const { id: otherSession } = await api.startSession();
     const { id: taskId } = await api.startTask({ sessionId, title: 't' });
-    await expect(api.startTask({ sessionId, title: 'x', parentTaskId: 999 as never })).rejects.toMatchObject({ code: 'NotFound' });
-    await expect(api.startTask({ sessionId, title: 'x', references: [{ to: 999 as never, kind: 'child' }] })).rejects.toMatchObject({
+    await expect(api.startTask({ sessionId, title: 'x', parentTaskId: 999 as never })).rejects.toMatchObject({
+      code: 'NotFound',
+    });
+    await expect(
+      api.startTask({ sessionId, title: 'x', references: [{ to: 999 as never, kind: 'child' }] }),
+    ).rejects.toMatchObject({
       code: 'NotFound',
     });
     expect((await api.listTasks(sessionId)).length).toBe(1);
-    await expect(api.startTask({ sessionId, title: 42 as never })).rejects.toMatchObject({ code: 'InvalidArgument' });
-    await expect(api.startTask({ sessionId, title: 'x'.repeat(501) })).rejects.toMatchObject({ code: 'TooLarge' });
-    await expect(api.recordMessage({ sessionId: otherSession, taskId, role: 'user', content: 'x' })).rejects.toMatchObject({
+    await expect(api.startTask({ sessionId, title: 42 as never })).rejects.toMatchObject({
       code: 'InvalidArgument',
     });
-    await expect(api.recordMessage({ sessionId, role: 'robot' as never, content: 'x' })).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(api.startTask({ sessionId, title: 'x'.repeat(501) })).rejects.toMatchObject({
+      code: 'TooLarge',
+    });
+    await expect(
+      api.recordMessage({ sessionId: otherSession, taskId, role: 'user', content: 'x' }),
+    ).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
+    await expect(
+      api.recordMessage({ sessionId, role: 'robot' as never, content: 'x' }),
+    ).rejects.toMatchObject({ code: 'InvalidArgument' });
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
-    await expect(api.recordStep({ taskId, tool: 't', params: cyclic as never, status: 'ok' })).rejects.toMatchObject({
+    await expect(
+      api.recordStep({ taskId, tool: 't', params: cyclic as never, status: 'ok' }),
+    ).rejects.toMatchObject({
       code: 'InvalidArgument',
     });
-    await expect(api.addTaskReference(taskId, taskId, 'reference')).rejects.toMatchObject({ code: 'InvalidArgument' });
+    await expect(api.addTaskReference(taskId, taskId, 'reference')).rejects.toMatchObject({
+      code: 'InvalidArgument',
+    });
     await expect(api.getSession(-1 as never)).rejects.toMatchObject({ code: 'InvalidArgument' });
     expect(await api.listMessages(sessionId)).toEqual([]);
   });

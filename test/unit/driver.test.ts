@@ -8,7 +8,9 @@ describe('the wa-sqlite driver', () => {
     const big = 1_732_000_000_123;
     await db.run('INSERT INTO t VALUES (?, ?, ?)', [big, new Uint8Array([1, 2, 3]), 0.5]);
     await db.run('INSERT INTO t VALUES (?, ?, ?)', [2n ** 60n, null, null]);
-    const rows = await db.all<{ n: number | bigint; b: Uint8Array | null; r: number | null }>('SELECT * FROM t ORDER BY rowid');
+    const rows = await db.all<{ n: number | bigint; b: Uint8Array | null; r: number | null }>(
+      'SELECT * FROM t ORDER BY rowid',
+    );
     expect(rows[0]).toEqual({ n: big, b: new Uint8Array([1, 2, 3]), r: 0.5 });
     expect(await db.get('SELECT typeof(n) AS t FROM t WHERE rowid = 1')).toEqual({ t: 'integer' });
     expect(rows[1]?.n).toBe(2n ** 60n);

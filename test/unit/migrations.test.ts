@@ -35,7 +35,10 @@ describe('migrations', () => {
 
   it('rolls a failing migration back whole', async () => {
     const db = await freshDb();
-    const broken = [...migrations, { id: 500, name: 'broken', sql: 'CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);' }];
+    const broken = [
+      ...migrations,
+      { id: 500, name: 'broken', sql: 'CREATE TABLE half (x); INSERT INTO nowhere VALUES (1);' },
+    ];
     await expect(migrate(db, broken)).rejects.toThrow();
     expect(await db.get(`SELECT name FROM sqlite_schema WHERE name = 'half'`)).toBeUndefined();
     expect(await db.get('SELECT id FROM _migrations WHERE id = 500')).toBeUndefined();

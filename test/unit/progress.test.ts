@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressThrottle, headerPageSize, importProgress, vacuumProgress } from '../../src/core/progress';
+import {
+  createProgressThrottle,
+  headerPageSize,
+  importProgress,
+  vacuumProgress,
+} from '../../src/core/progress';
 import { createIoMeter, ioMeter } from '../../src/storage/sqlite/io-meter';
 import type { EngineProgress } from '../../src/worker/protocol';
 import { memoryBrain } from './engine-helpers';
@@ -9,7 +14,11 @@ const file = { pageSize: 4096, pageCount: 1000, freelistCount: 400 };
 
 describe('vacuum progress (pure)', () => {
   it('counts live pages read, then pages written', () => {
-    expect(vacuumProgress({ mainRead: 0, mainWritten: 0 }, file)).toEqual({ phase: 'reading', done: 0, total: 600 });
+    expect(vacuumProgress({ mainRead: 0, mainWritten: 0 }, file)).toEqual({
+      phase: 'reading',
+      done: 0,
+      total: 600,
+    });
     expect(vacuumProgress({ mainRead: 300 * 4096, mainWritten: 0 }, file)).toEqual({
       phase: 'reading',
       done: 300,
@@ -101,7 +110,8 @@ describe('I/O meter and compact progress (Node, real SQLite in memory)', () => {
     const big = 'z'.repeat(30_000);
     for (let t = 0; t < 6; t++) {
       const { id: taskId } = await api.startTask({ sessionId, title: `t${t}` });
-      for (let s = 0; s < 20; s++) await api.recordStep({ taskId, tool: 'dump', result: `${t}${s}${big}`, status: 'ok' });
+      for (let s = 0; s < 20; s++)
+        await api.recordStep({ taskId, tool: 'dump', result: `${t}${s}${big}`, status: 'ok' });
       await api.setTaskState(taskId, t < 5 ? 'superseded' : 'running');
     }
     await api.cleanup();
@@ -113,7 +123,13 @@ describe('I/O meter and compact progress (Node, real SQLite in memory)', () => {
     const report = await api.compact();
     await stop();
     expect(report.bytesAfter).toBeLessThan(report.bytesBefore);
-    expect(reports[0]).toEqual({ operation: 'compact', phase: 'reading', done: 0, total: live, unit: 'pages' });
+    expect(reports[0]).toEqual({
+      operation: 'compact',
+      phase: 'reading',
+      done: 0,
+      total: live,
+      unit: 'pages',
+    });
     const phases = [...new Set(reports.map((r) => r.phase))];
     expect(phases).toEqual(['reading', 'writing']);
     const lastWriting = reports.filter((r) => r.phase === 'writing').at(-1)!;
@@ -132,7 +148,13 @@ describe('I/O meter and compact progress (Node, real SQLite in memory)', () => {
     await api.importDatabase(bytes);
     const pagesRead = (ioMeter.counts().mainRead - readBefore) / 4096;
     await stopImports();
-    expect(imports[0]).toEqual({ operation: 'importDatabase', phase: 'checking', done: 0, total: 2 * filePages, unit: 'pages' });
+    expect(imports[0]).toEqual({
+      operation: 'importDatabase',
+      phase: 'checking',
+      done: 0,
+      total: 2 * filePages,
+      unit: 'pages',
+    });
     // The model behind the total: the import reads every page about twice.
     expect(pagesRead).toBeGreaterThan(1.8 * filePages);
     expect(pagesRead).toBeLessThan(2.2 * filePages);

@@ -53,7 +53,8 @@ describe('size history policy (pure)', () => {
     for (let age = 0; age < 200 * DAY_MS; age += 5 * MINUTE_MS) samples.push({ id: ++id, at: now - age });
     const drop = new Set(planThinning(samples, now));
     const kept = samples.filter((s) => !drop.has(s.id));
-    const inAge = (from: number, to: number) => kept.filter((s) => now - s.at >= from && now - s.at < to).length;
+    const inAge = (from: number, to: number) =>
+      kept.filter((s) => now - s.at >= from && now - s.at < to).length;
     expect(inAge(0, HOUR_MS)).toBe(12); // every 5-min sample of the last hour
     expect(inAge(HOUR_MS, DAY_MS)).toBeGreaterThanOrEqual(91);
     expect(inAge(HOUR_MS, DAY_MS)).toBeLessThanOrEqual(93);
@@ -89,8 +90,12 @@ describe('size history policy (pure)', () => {
     expect(decideSample({ cause: 'open', now: at, figures, last: null })).toEqual({ kind: 'insert' });
     expect(decideSample({ cause: 'cleanup', now: at + 1, figures: grown, last })).toEqual({ kind: 'insert' });
     expect(decideSample({ cause: 'cleanup', now: at + 1, figures, last })).toEqual({ kind: 'skip' });
-    expect(decideSample({ cause: 'writes', now: at + 4 * MINUTE_MS, figures: grown, last })).toEqual({ kind: 'skip' });
-    expect(decideSample({ cause: 'writes', now: at + 5 * MINUTE_MS, figures: grown, last })).toEqual({ kind: 'insert' });
+    expect(decideSample({ cause: 'writes', now: at + 4 * MINUTE_MS, figures: grown, last })).toEqual({
+      kind: 'skip',
+    });
+    expect(decideSample({ cause: 'writes', now: at + 5 * MINUTE_MS, figures: grown, last })).toEqual({
+      kind: 'insert',
+    });
     expect(decideSample({ cause: 'open', now: at + HOUR_MS - 1, figures, last })).toEqual({ kind: 'skip' });
     expect(decideSample({ cause: 'open', now: at + HOUR_MS, figures, last })).toEqual({ kind: 'insert' });
   });

@@ -16,9 +16,7 @@ export type CheckpointBody = string | Uint8Array | null;
 /** What the restore needs from the checkpoint store (the engine passes its checkpoints feature). */
 export interface RestoreCheckpointPort {
   listCheckpoints(taskId: number): Promise<readonly { readonly id: number; readonly path: string }[]>;
-  readCheckpoint(
-    entryId: number,
-  ): Promise<{
+  readCheckpoint(entryId: number): Promise<{
     readonly id: number;
     readonly taskId: number;
     readonly path: string;

@@ -43,7 +43,10 @@ const corrupt = (why: string) =>
 function agentPath(path: string): string {
   const normal = normaliseProjectPath(path);
   if (normal !== path || !normal.startsWith(`${agentDir}/`)) {
-    throw new BrainError('PathEscapes', `The archive names "${path}", which is not a file inside ${agentDir}/. Nothing was changed.`);
+    throw new BrainError(
+      'PathEscapes',
+      `The archive names "${path}", which is not a file inside ${agentDir}/. Nothing was changed.`,
+    );
   }
   return normal;
 }
@@ -93,35 +96,52 @@ function readManifest(entries: Unzipped): ArchiveManifest {
       `This archive was written in format ${String(manifest.version)} by a newer agent-brain; update the app to import it. Nothing was changed.`,
     );
   }
-  if (!manifest.database || !Array.isArray(manifest.files)) throw corrupt('its manifest lacks the database or file list');
+  if (!manifest.database || !Array.isArray(manifest.files))
+    throw corrupt('its manifest lacks the database or file list');
   return manifest;
 }
 
-async function verify(what: string, bytes: Uint8Array | undefined, size: number, hash: string): Promise<Uint8Array> {
+async function verify(
+  what: string,
+  bytes: Uint8Array | undefined,
+  size: number,
+  hash: string,
+): Promise<Uint8Array> {
   if (!bytes) throw corrupt(`${what} is listed in the manifest but missing from the zip`);
-  if (bytes.byteLength !== size) throw corrupt(`${what} is ${bytes.byteLength} bytes, the manifest says ${size}`);
-  if (toHex(await sha256(bytes)) !== hash) throw corrupt(`${what} does not match its SHA-256 in the manifest`);
+  if (bytes.byteLength !== size)
+    throw corrupt(`${what} is ${bytes.byteLength} bytes, the manifest says ${size}`);
+  if (toHex(await sha256(bytes)) !== hash)
+    throw corrupt(`${what} does not match its SHA-256 in the manifest`);
   return bytes;
 }
 
 /** Validates and unpacks; throws CorruptArchive, PathEscapes, NewerSchema or TooLarge. Touches nothing. */
-export async function unpackBrainArchive(zip: Uint8Array, options: { readonly knownSchemaVersion: number }): Promise<BrainArchive> {
+export async function unpackBrainArchive(
+  zip: Uint8Array,
+  options: { readonly knownSchemaVersion: number },
+): Promise<BrainArchive> {
   let total = 0;
   let entries: Unzipped;
   try {
     entries = unzipSync(zip, {
       filter(file) {
         if (file.originalSize > maxArchiveEntryBytes) {
-          throw new BrainError('TooLarge', `The archive entry ${file.name} declares ${file.originalSize} bytes; that is more than a brain holds.`);
+          throw new BrainError(
+            'TooLarge',
+            `The archive entry ${file.name} declares ${file.originalSize} bytes; that is more than a brain holds.`,
+          );
         }
         total += file.originalSize;
-        if (total > maxArchiveTotalBytes) throw new BrainError('TooLarge', 'The archive declares more data than a brain holds.');
+        if (total > maxArchiveTotalBytes)
+          throw new BrainError('TooLarge', 'The archive declares more data than a brain holds.');
         return true;
       },
     });
   } catch (error) {
     if (error instanceof BrainError) throw error;
-    throw corrupt(`the zip is damaged or truncated (${error instanceof Error ? error.message : String(error)})`);
+    throw corrupt(
+      `the zip is damaged or truncated (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const manifest = readManifest(entries);
   if (manifest.database.schemaVersion > options.knownSchemaVersion) {
@@ -144,6 +164,11 @@ export async function unpackBrainArchive(zip: Uint8Array, options: { readonly kn
       throw corrupt(`it holds ${name}, which the manifest does not list`);
     }
   }
-  const database = await verify('agent.db', entries[DB_ENTRY], manifest.database.bytes, manifest.database.sha256);
+  const database = await verify(
+    'agent.db',
+    entries[DB_ENTRY],
+    manifest.database.bytes,
+    manifest.database.sha256,
+  );
   return { manifest, database, files };
 }

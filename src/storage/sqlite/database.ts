@@ -34,12 +34,18 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 export function checkSqliteHeader(bytes: Uint8Array): void {
   const magic = new TextDecoder('latin1').decode(bytes.subarray(0, 16));
   if (bytes.byteLength < 512 || magic !== SQLITE_HEADER) {
-    throw new BrainError('NotSqlite', 'This file is not an SQLite database (its header is missing); nothing was changed.');
+    throw new BrainError(
+      'NotSqlite',
+      'This file is not an SQLite database (its header is missing); nothing was changed.',
+    );
   }
   const raw = ((bytes[16] ?? 0) << 8) | (bytes[17] ?? 0);
   const pageSize = raw === 1 ? 65536 : raw;
   if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0 || bytes.byteLength % pageSize !== 0) {
-    throw new BrainError('CorruptDatabase', 'This SQLite file is truncated or damaged (its size does not match its page size); nothing was changed.');
+    throw new BrainError(
+      'CorruptDatabase',
+      'This SQLite file is truncated or damaged (its size does not match its page size); nothing was changed.',
+    );
   }
 }
 
@@ -61,13 +67,21 @@ export async function prepareImport(
     try {
       const problems = await integrityCheck(db);
       if (problems[0] !== 'ok') {
-        throw new BrainError('CorruptDatabase', `The database fails its integrity check: ${problems.slice(0, 3).join('; ')}. Nothing was changed.`);
+        throw new BrainError(
+          'CorruptDatabase',
+          `The database fails its integrity check: ${problems.slice(0, 3).join('; ')}. Nothing was changed.`,
+        );
       }
       const { version, unknown } = await schemaVersion(db);
       if (version === 0) {
-        const tables = await db.get<{ n: number }>(`SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'`);
+        const tables = await db.get<{ n: number }>(
+          `SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'`,
+        );
         if ((tables?.n ?? 0) > 0) {
-          throw new BrainError('NotSqlite', 'This is an SQLite file, but not an agent-brain database. Nothing was changed.');
+          throw new BrainError(
+            'NotSqlite',
+            'This is an SQLite file, but not an agent-brain database. Nothing was changed.',
+          );
         }
       }
       if (unknown.length > 0) {
@@ -90,7 +104,11 @@ export async function prepareImport(
   }
 }
 
-export async function openDatabase(engine: SqliteEngine, name: string, file: DatabaseFilePort): Promise<Database> {
+export async function openDatabase(
+  engine: SqliteEngine,
+  name: string,
+  file: DatabaseFilePort,
+): Promise<Database> {
   let current: SqlDriver | null = null;
   let version = 0;
 
@@ -145,7 +163,11 @@ export async function openDatabase(engine: SqliteEngine, name: string, file: Dat
 
     async validateImport(bytes) {
       const candidate = await prepareImport(engine, bytes);
-      return { schemaVersion: candidate.schemaVersion, migrated: candidate.migrated, bytes: candidate.bytes.byteLength };
+      return {
+        schemaVersion: candidate.schemaVersion,
+        migrated: candidate.migrated,
+        bytes: candidate.bytes.byteLength,
+      };
     },
 
     async importBytes(bytes) {
@@ -160,7 +182,10 @@ export async function openDatabase(engine: SqliteEngine, name: string, file: Dat
       if (problems[0] !== 'ok') {
         const restore = previous as Uint8Array | null;
         if (restore) await whileClosed(() => file.write(restore));
-        throw new BrainError('CorruptDatabase', `The imported database failed its check after install and was rolled back: ${problems[0]}`);
+        throw new BrainError(
+          'CorruptDatabase',
+          `The imported database failed its check after install and was rolled back: ${problems[0]}`,
+        );
       }
       return { schemaVersion: version, migrated: candidate.migrated, bytes: prepared.byteLength };
     },

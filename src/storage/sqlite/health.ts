@@ -6,7 +6,9 @@ export async function integrityCheck(db: SqlDriver, quick = false): Promise<stri
   const problems = rows.map((row) => Object.values(row)[0] ?? '').filter((line) => line !== 'ok');
   const fk = await db.all<{ table: string; rowid: number; parent: string }>('PRAGMA foreign_key_check');
   for (const violation of fk) {
-    problems.push(`foreign key: ${violation.table} row ${violation.rowid} points to a missing ${violation.parent}`);
+    problems.push(
+      `foreign key: ${violation.table} row ${violation.rowid} points to a missing ${violation.parent}`,
+    );
   }
   return problems.length === 0 ? ['ok'] : problems;
 }
@@ -21,5 +23,9 @@ export async function pageStats(db: SqlDriver): Promise<PageStats> {
   const size = await db.get<{ page_size: number }>('PRAGMA page_size');
   const count = await db.get<{ page_count: number }>('PRAGMA page_count');
   const free = await db.get<{ freelist_count: number }>('PRAGMA freelist_count');
-  return { pageSize: size?.page_size ?? 0, pageCount: count?.page_count ?? 0, freelistCount: free?.freelist_count ?? 0 };
+  return {
+    pageSize: size?.page_size ?? 0,
+    pageCount: count?.page_count ?? 0,
+    freelistCount: free?.freelist_count ?? 0,
+  };
 }

@@ -76,15 +76,22 @@ export function createJournalRepo(db: SqlDriver) {
       const rows =
         taskId === undefined
           ? await db.all<MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY id', [sessionId])
-          : await db.all<MessageRow>('SELECT * FROM messages WHERE session_id = ? AND task_id = ? ORDER BY id', [
-              sessionId,
-              taskId,
-            ]);
+          : await db.all<MessageRow>(
+              'SELECT * FROM messages WHERE session_id = ? AND task_id = ? ORDER BY id',
+              [sessionId, taskId],
+            );
       return rows.map(toMessage);
     },
 
     /** `params` and `result` arrive as JSON text, already validated and bounded by the caller. */
-    async addStep(s: { taskId: TaskId; tool: string; params: string; result: string; status: StepStatus; createdAt: number }): Promise<StepId> {
+    async addStep(s: {
+      taskId: TaskId;
+      tool: string;
+      params: string;
+      result: string;
+      status: StepStatus;
+      createdAt: number;
+    }): Promise<StepId> {
       const { lastInsertRowid } = await db.run(
         `INSERT INTO steps (task_id, seq, tool, params, result, status, created_at)
          VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)`,
@@ -94,7 +101,9 @@ export function createJournalRepo(db: SqlDriver) {
     },
 
     async listSteps(taskId: TaskId): Promise<Step[]> {
-      return (await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])).map(toStep);
+      return (await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])).map(
+        toStep,
+      );
     },
 
     async addSummary(s: Omit<Summary, 'id'>): Promise<SummaryId> {
@@ -106,9 +115,9 @@ export function createJournalRepo(db: SqlDriver) {
     },
 
     async listSummaries(sessionId: SessionId): Promise<Summary[]> {
-      return (await db.all<SummaryRow>('SELECT * FROM summaries WHERE session_id = ? ORDER BY id', [sessionId])).map(
-        toSummary,
-      );
+      return (
+        await db.all<SummaryRow>('SELECT * FROM summaries WHERE session_id = ? ORDER BY id', [sessionId])
+      ).map(toSummary);
     },
   };
 }

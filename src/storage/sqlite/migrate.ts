@@ -9,7 +9,9 @@ export interface MigrationReport {
 
 /** The schema version a database reports, without changing it (0 for an empty file). */
 export async function schemaVersion(driver: SqlDriver): Promise<{ version: number; unknown: number[] }> {
-  const table = await driver.get(`SELECT 1 AS found FROM sqlite_schema WHERE type = 'table' AND name = '_migrations'`);
+  const table = await driver.get(
+    `SELECT 1 AS found FROM sqlite_schema WHERE type = 'table' AND name = '_migrations'`,
+  );
   if (!table) return { version: 0, unknown: [] };
   const rows = await driver.all<{ id: number }>('SELECT id FROM _migrations ORDER BY id');
   const known = new Set(knownMigrations.map((m) => m.id));
@@ -23,7 +25,10 @@ export async function schemaVersion(driver: SqlDriver): Promise<{ version: numbe
  * Applies the migrations a database lacks, each in one transaction, and records them. A database that has
  * migrations this build does not know was written by a newer build: it is refused, never "repaired".
  */
-export async function migrate(driver: SqlDriver, migrations: readonly Migration[] = knownMigrations): Promise<MigrationReport> {
+export async function migrate(
+  driver: SqlDriver,
+  migrations: readonly Migration[] = knownMigrations,
+): Promise<MigrationReport> {
   const empty = await driver.get<{ n: number }>('SELECT count(*) AS n FROM sqlite_schema');
   if (empty?.n === 0) {
     // auto_vacuum only takes effect before the first table is created.
@@ -32,7 +37,9 @@ export async function migrate(driver: SqlDriver, migrations: readonly Migration[
   await driver.exec(
     'CREATE TABLE IF NOT EXISTS _migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
-  const applied = new Set((await driver.all<{ id: number }>('SELECT id FROM _migrations')).map((row) => row.id));
+  const applied = new Set(
+    (await driver.all<{ id: number }>('SELECT id FROM _migrations')).map((row) => row.id),
+  );
   const known = new Set(migrations.map((m) => m.id));
   const unknown = [...applied].filter((id) => !known.has(id));
   if (unknown.length > 0) {

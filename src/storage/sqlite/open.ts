@@ -41,8 +41,12 @@ export async function createSqliteEngine(
 ): Promise<SqliteEngine> {
   const api: SQLiteAPI = SQLite.Factory(module);
   // The package types MemoryVFS without its static `create` or file map.
-  const createMemoryVfs = (MemoryVFS as unknown as { create(name: string, module: unknown): Promise<unknown> }).create;
-  const memoryVfs = (await createMemoryVfs.call(MemoryVFS, MEMORY_VFS, module)) as { mapNameToFile: Map<string, MemoryFile> };
+  const createMemoryVfs = (
+    MemoryVFS as unknown as { create(name: string, module: unknown): Promise<unknown> }
+  ).create;
+  const memoryVfs = (await createMemoryVfs.call(MemoryVFS, MEMORY_VFS, module)) as {
+    mapNameToFile: Map<string, MemoryFile>;
+  };
   // Page I/O counts for progress of long statements (io-meter.ts).
   for (const vfs of [memoryVfs, main?.vfs]) if (vfs) ioMeter.attach(vfs);
   api.vfs_register(memoryVfs as never, false);
@@ -88,7 +92,12 @@ export async function createSqliteEngine(
         const data = new ArrayBuffer(bytes.byteLength);
         new Uint8Array(data).set(bytes);
         const flags = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_READWRITE | SQLite.SQLITE_OPEN_CREATE;
-        memoryVfs.mapNameToFile.set(path(name), { pathname: path(name), flags, size: bytes.byteLength, data });
+        memoryVfs.mapNameToFile.set(path(name), {
+          pathname: path(name),
+          flags,
+          size: bytes.byteLength,
+          data,
+        });
       },
       read(name) {
         const file = memoryVfs.mapNameToFile.get(path(name));

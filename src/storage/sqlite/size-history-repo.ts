@@ -21,7 +21,8 @@ interface SampleRow {
   light_bytes: number;
 }
 
-const columns = 'id, at, cause, page_size, page_count, freelist_count, checkpoint_bytes, step_bytes, light_bytes';
+const columns =
+  'id, at, cause, page_size, page_count, freelist_count, checkpoint_bytes, step_bytes, light_bytes';
 
 function fromRow(row: SampleRow): StoredSizeSample {
   return {
@@ -68,13 +69,18 @@ export function createSizeHistoryRepo(db: SqlDriver) {
     },
 
     async latest(): Promise<StoredSizeSample | null> {
-      const row = await db.get<SampleRow>(`SELECT ${columns} FROM size_samples ORDER BY at DESC, id DESC LIMIT 1`);
+      const row = await db.get<SampleRow>(
+        `SELECT ${columns} FROM size_samples ORDER BY at DESC, id DESC LIMIT 1`,
+      );
       return row ? fromRow(row) : null;
     },
 
     /** Oldest first. */
     async list(since = 0): Promise<StoredSizeSample[]> {
-      const rows = await db.all<SampleRow>(`SELECT ${columns} FROM size_samples WHERE at >= ? ORDER BY at, id`, [since]);
+      const rows = await db.all<SampleRow>(
+        `SELECT ${columns} FROM size_samples WHERE at >= ? ORDER BY at, id`,
+        [since],
+      );
       return rows.map(fromRow);
     },
 
@@ -103,7 +109,9 @@ export function createSizeHistoryRepo(db: SqlDriver) {
     async remove(ids: readonly number[]): Promise<void> {
       // Few at a time (thinning drops one or two per sample); a JSON array keeps it one bound parameter.
       if (ids.length === 0) return;
-      await db.run('DELETE FROM size_samples WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]);
+      await db.run('DELETE FROM size_samples WHERE id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(ids),
+      ]);
     },
   };
 }

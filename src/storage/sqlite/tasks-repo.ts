@@ -83,7 +83,11 @@ export function createTasksRepo(db: SqlDriver) {
     async addReference(from: TaskId, to: TaskId, kind: ReferenceKind): Promise<void> {
       if (from === to) throw new BrainError('InvalidArgument', `Task ${from} cannot reference itself.`);
       await repo.get(to);
-      await db.run('INSERT OR IGNORE INTO task_refs (from_task_id, to_task_id, kind) VALUES (?, ?, ?)', [from, to, kind]);
+      await db.run('INSERT OR IGNORE INTO task_refs (from_task_id, to_task_id, kind) VALUES (?, ?, ?)', [
+        from,
+        to,
+        kind,
+      ]);
     },
 
     async get(id: TaskId): Promise<Task> {
@@ -94,7 +98,9 @@ export function createTasksRepo(db: SqlDriver) {
     },
 
     async list(sessionId: SessionId): Promise<Task[]> {
-      return withRefs(await db.all<TaskRow>('SELECT * FROM tasks WHERE session_id = ? ORDER BY id', [sessionId]));
+      return withRefs(
+        await db.all<TaskRow>('SELECT * FROM tasks WHERE session_id = ? ORDER BY id', [sessionId]),
+      );
     },
 
     async listAll(): Promise<Task[]> {
@@ -102,12 +108,20 @@ export function createTasksRepo(db: SqlDriver) {
     },
 
     async setState(id: TaskId, state: TaskState, now: number): Promise<void> {
-      const { changes } = await db.run('UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?', [state, now, id]);
+      const { changes } = await db.run('UPDATE tasks SET state = ?, updated_at = ? WHERE id = ?', [
+        state,
+        now,
+        id,
+      ]);
       if (changes === 0) throw new BrainError('NotFound', `Task ${id} does not exist.`, { taskId: id });
     },
 
     async setPinned(id: TaskId, pinned: boolean, now: number): Promise<void> {
-      const { changes } = await db.run('UPDATE tasks SET pinned = ?, updated_at = ? WHERE id = ?', [pinned, now, id]);
+      const { changes } = await db.run('UPDATE tasks SET pinned = ?, updated_at = ? WHERE id = ?', [
+        pinned,
+        now,
+        id,
+      ]);
       if (changes === 0) throw new BrainError('NotFound', `Task ${id} does not exist.`, { taskId: id });
     },
   };

@@ -21,15 +21,24 @@ export function translateSqliteError(error: unknown, sql?: string, explainIo?: I
     }
     switch (primary) {
       case SQLite.SQLITE_FULL:
-        return new BrainError('QuotaExceeded', 'The browser storage quota is full: free space or allow persistent storage.');
+        return new BrainError(
+          'QuotaExceeded',
+          'The browser storage quota is full: free space or allow persistent storage.',
+        );
       case SQLite.SQLITE_IOERR:
         // OPFS reports a full quota as a failed write.
         if (error.code === SQLite.SQLITE_IOERR_WRITE) {
-          return new BrainError('QuotaExceeded', 'Writing agent.db failed; the browser storage quota is probably full.', {
-            sqliteCode: error.code,
-          });
+          return new BrainError(
+            'QuotaExceeded',
+            'Writing agent.db failed; the browser storage quota is probably full.',
+            {
+              sqliteCode: error.code,
+            },
+          );
         }
-        return new BrainError('Internal', `SQLite I/O error (${error.code}): ${error.message}`, { sqliteCode: error.code });
+        return new BrainError('Internal', `SQLite I/O error (${error.code}): ${error.message}`, {
+          sqliteCode: error.code,
+        });
       case SQLite.SQLITE_NOTADB:
         return new BrainError('NotSqlite', 'The file is not an SQLite database.');
       case SQLite.SQLITE_CORRUPT:
@@ -38,11 +47,17 @@ export function translateSqliteError(error: unknown, sql?: string, explainIo?: I
       case SQLite.SQLITE_LOCKED:
         return new BrainError('Busy', `The database is busy: ${error.message}`);
       case SQLite.SQLITE_CONSTRAINT:
-        return new BrainError('InvalidArgument', `Constraint failed: ${error.message}`, { sqliteCode: error.code });
-      default:
-        return new BrainError('Internal', `SQLite error ${error.code}: ${error.message}${sql ? ` in: ${sql.slice(0, 120)}` : ''}`, {
+        return new BrainError('InvalidArgument', `Constraint failed: ${error.message}`, {
           sqliteCode: error.code,
         });
+      default:
+        return new BrainError(
+          'Internal',
+          `SQLite error ${error.code}: ${error.message}${sql ? ` in: ${sql.slice(0, 120)}` : ''}`,
+          {
+            sqliteCode: error.code,
+          },
+        );
     }
   }
   return error;
@@ -69,7 +84,9 @@ function readRow(api: SQLiteAPI, stmt: number, columns: readonly string[]): Row 
     const value = values[i] ?? null;
     // Integers within the safe range come back as numbers; beyond it as bigint (never silently rounded).
     row[columns[i] as string] =
-      typeof value === 'bigint' && value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      typeof value === 'bigint' &&
+      value <= BigInt(Number.MAX_SAFE_INTEGER) &&
+      value >= BigInt(Number.MIN_SAFE_INTEGER)
         ? Number(value)
         : value;
   }
@@ -114,7 +131,8 @@ export function createWaSqliteDriver(api: SQLiteAPI, db: number, explainIo?: IoE
 
   return {
     all: <T>(sql: string, params: SqlParams = []) => execute(sql, params, true) as Promise<T[]>,
-    get: async <T>(sql: string, params: SqlParams = []) => (await execute(sql, params, true, 1))[0] as T | undefined,
+    get: async <T>(sql: string, params: SqlParams = []) =>
+      (await execute(sql, params, true, 1))[0] as T | undefined,
     async run(sql: string, params: SqlParams = []): Promise<RunResult> {
       await execute(sql, params, false);
       return { changes: api.changes(db), lastInsertRowid: api.last_insert_id(db) };

@@ -13,7 +13,12 @@ const say = (line: string) => {
 async function runLoop(brain: Brain): Promise<{ sessionId: number; taskId: number; steps: number }> {
   const { id: sessionId } = await brain.startSession({ title: `Toy loop ${new Date().toISOString()}` });
   const { id: taskId } = await brain.startTask({ sessionId, title: 'Count the words in README' });
-  await brain.recordMessage({ sessionId, taskId, role: 'user', content: 'How many words are in the README?' });
+  await brain.recordMessage({
+    sessionId,
+    taskId,
+    role: 'user',
+    content: 'How many words are in the README?',
+  });
   const text = 'agent brain keeps what an agent needs outside its context window';
   const actions: Array<[string, () => unknown]> = [
     ['read_file', () => ({ path: 'README.md', bytes: text.length })],
@@ -26,14 +31,20 @@ async function runLoop(brain: Brain): Promise<{ sessionId: number; taskId: numbe
     await brain.recordStep({ taskId, tool, params: { tool }, result: result as never, status: 'ok' });
     say(`step ${tool}: ${JSON.stringify(result)}`);
   }
-  await brain.recordMessage({ sessionId, taskId, role: 'assistant', content: `The README has ${text.split(/\s+/).length} words.` });
+  await brain.recordMessage({
+    sessionId,
+    taskId,
+    role: 'assistant',
+    content: `The README has ${text.split(/\s+/).length} words.`,
+  });
   await brain.setTaskState(taskId, 'done');
   return { sessionId, taskId, steps: (await brain.listSteps(taskId)).length };
 }
 
 declare global {
   // Read by the end-to-end test.
-  var playground: { brain: Brain; runs: Array<{ sessionId: number; taskId: number; steps: number }> } | undefined;
+  var playground:
+    { brain: Brain; runs: Array<{ sessionId: number; taskId: number; steps: number }> } | undefined;
 }
 
 async function main() {

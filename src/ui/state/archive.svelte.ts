@@ -177,6 +177,7 @@ export class ArchiveState {
     return this.importing.run(
       { phase: 'Checking the archive (hashes, paths, database)', done: 0, total: null, unit: 'items' },
       async (report) => {
+        await this.#source.stopWriters();
         const result = await this.#withProgress(report, (listener) =>
           brain.importBrain(moveToWorker(bytes), { projectName: target }, listener),
         );

@@ -29,6 +29,8 @@ export class BrainState {
   hasSessions = $state<boolean | null>(null);
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- plain bookkeeping, nothing renders from it
   #listeners = new Set<ChangeListener>();
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- plain bookkeeping, nothing renders from it
+  #writers = new Set<() => Promise<void>>();
   /** The open client, kept after a take-over (when `brain` is null) so reopening can stop its worker. */
   #client: Brain | null = null;
   #unsubscribe: (() => Promise<void>) | null = null;
@@ -80,6 +82,20 @@ export class BrainState {
   onChange(listener: ChangeListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Something in this page that writes on its own (the demo agent): `stop` is awaited before the whole database
+   * is replaced, so nothing goes on writing into the imported brain. Returns the unregister function.
+   */
+  registerWriter(stop: () => Promise<void>): () => void {
+    this.#writers.add(stop);
+    return () => this.#writers.delete(stop);
+  }
+
+  /** Stops every registered writer (see `registerWriter`); call before importing over the current brain. */
+  async stopWriters(): Promise<void> {
+    await Promise.all([...this.#writers].map((stop) => stop()));
   }
 
   /** For view states: a failed call that means this tab lost the brain flips the status; others are returned. */

@@ -89,9 +89,21 @@ export class DemoState {
     150,
   );
 
+  #running: Promise<unknown> | null = null;
+
   constructor(source: BrainState, project: ProjectState) {
     this.#source = source;
     this.#project = project;
+    // Importing a brain or a database replaces what the agent writes into: it pauses first.
+    source.registerWriter(() => this.stop());
+  }
+
+  /** Pauses after the action in progress and resolves once the agent has stopped (at once when idle). */
+  async stop(): Promise<void> {
+    const running = this.#running;
+    if (!running) return;
+    this.pause();
+    await running.catch(() => undefined);
   }
 
   start(): () => void {
@@ -117,9 +129,19 @@ export class DemoState {
   }
 
   /** Starts (or resumes) the demo task; resolves when it finishes or is paused. */
-  async run(): Promise<DemoRunResult | undefined> {
+  run(): Promise<DemoRunResult | undefined> {
+    if (!this.#source.brain || this.running) return Promise.resolve(undefined);
+    const running = this.#run();
+    this.#running = running;
+    void running.finally(() => {
+      if (this.#running === running) this.#running = null;
+    });
+    return running;
+  }
+
+  async #run(): Promise<DemoRunResult | undefined> {
     const brain = this.#source.brain;
-    if (!brain || this.running) return undefined;
+    if (!brain) return undefined;
     this.error = null;
     this.running = true;
     this.pausing = false;
@@ -137,6 +159,7 @@ export class DemoState {
           this.recent = [describeAction(report.action), ...this.recent].slice(0, 12);
         },
       });
+      if (this.pausing) return undefined;
       const result = await this.#agent.run();
       this.lastRun = result;
       this.resume = result.resume;
@@ -152,10 +175,11 @@ export class DemoState {
     }
   }
 
+  /** Asks the agent to stop after the action in progress (or before its first one, while it starts). */
   pause(): void {
-    if (!this.#agent) return;
+    if (!this.running) return;
     this.pausing = true;
-    this.#agent.pause();
+    this.#agent?.pause();
   }
 
   async #load(): Promise<void> {

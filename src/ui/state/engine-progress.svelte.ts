@@ -3,7 +3,10 @@ import type { BrainState } from './brain.svelte';
 import type { Progress } from './operation.svelte';
 
 const phaseText: Record<EngineProgress['operation'], Partial<Record<EngineProgress['phase'], string>>> = {
-  compact: { reading: 'Compacting: reading pages', writing: 'Compacting: writing the compacted file (pages)' },
+  compact: {
+    reading: 'Compacting: reading pages',
+    writing: 'Compacting: writing the compacted file (pages)',
+  },
   importDatabase: { checking: 'Checking every page, before and after installing' },
 };
 

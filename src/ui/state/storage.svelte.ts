@@ -59,6 +59,7 @@ export class StorageState {
           report({ phase: 'Reading the file', done, total, unit: 'bytes' }),
         );
         report({ phase: 'Checking and replacing the database', done: 0, total: null, unit: 'bytes' });
+        await this.#source.stopWriters();
         const result = await brain.importDatabase(moveToWorker(bytes));
         this.lastImport = { ...result, fileName: file.name };
         return result;

@@ -5,7 +5,12 @@
  */
 import { BrainError } from '../../core/errors';
 import { agentDir } from '../../core/paths';
-import { packBrainArchive, unpackBrainArchive, maxArchiveEntryBytes, type ArchiveFile } from '../../storage/archive/brain-archive';
+import {
+  packBrainArchive,
+  unpackBrainArchive,
+  maxArchiveEntryBytes,
+  type ArchiveFile,
+} from '../../storage/archive/brain-archive';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
 import type { Database } from '../../storage/sqlite/database';
 import { migrations } from '../../storage/sqlite/migrations/index';
@@ -29,7 +34,10 @@ async function agentFiles(folder: AgentFolder): Promise<string[]> {
 }
 
 export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDeps) {
-  const report = (listener: ArchiveProgressListener | undefined, ...args: Parameters<ArchiveProgressListener>) => {
+  const report = (
+    listener: ArchiveProgressListener | undefined,
+    ...args: Parameters<ArchiveProgressListener>
+  ) => {
     // Progress is advisory: a listener in a page that went away must not fail the operation.
     Promise.resolve()
       .then(() => listener?.(...args))
@@ -55,22 +63,36 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
         files.push({ path, bytes: (await folder!.read(path, { maxBytes: maxArchiveEntryBytes })).bytes });
       }
       report(onProgress, { phase: 'packing', done: 0, total: 0 });
-      const zip = await packBrainArchive({ database, schemaVersion: deps.database.schemaVersion, files, createdAt: ctx.clock.now() });
+      const zip = await packBrainArchive({
+        database,
+        schemaVersion: deps.database.schemaVersion,
+        files,
+        createdAt: ctx.clock.now(),
+      });
       report(onProgress, { phase: 'done', done: 1, total: 1 });
       return zip;
     },
 
-    async importBrain(bytes: Uint8Array, options: BrainArchiveImportOptions = {}, onProgress?: ArchiveProgressListener) {
-      if (!(bytes instanceof Uint8Array)) throw new BrainError('InvalidArgument', 'importBrain takes the archive as a Uint8Array.');
+    async importBrain(
+      bytes: Uint8Array,
+      options: BrainArchiveImportOptions = {},
+      onProgress?: ArchiveProgressListener,
+    ) {
+      if (!(bytes instanceof Uint8Array))
+        throw new BrainError('InvalidArgument', 'importBrain takes the archive as a Uint8Array.');
       report(onProgress, { phase: 'validating', done: 0, total: 2 });
       const archive = await unpackBrainArchive(bytes, { knownSchemaVersion });
       await deps.database.validateImport(archive.database);
       report(onProgress, { phase: 'validating', done: 2, total: 2 });
 
       let folder = deps.currentFolder();
-      if (!folder && archive.files.length > 0) folder = await deps.openImportTarget(options.projectName ?? 'imported');
+      if (!folder && archive.files.length > 0)
+        folder = await deps.openImportTarget(options.projectName ?? 'imported');
       if (folder && archive.files.length > 0 && (await folder.permission()) !== 'granted') {
-        throw new BrainError('PermissionDenied', `agent-brain may not write to the folder "${folder.name}"; allow it and retry. Nothing was changed.`);
+        throw new BrainError(
+          'PermissionDenied',
+          `agent-brain may not write to the folder "${folder.name}"; allow it and retry. Nothing was changed.`,
+        );
       }
       const previous = new Map<string, Uint8Array | null>();
       const existing = folder ? await agentFiles(folder) : [];
@@ -78,7 +100,10 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
         for (const [index, file] of archive.files.entries()) {
           report(onProgress, { phase: 'writing', done: index, total: archive.files.length });
           const before = await folder!.stat(file.path);
-          previous.set(file.path, before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null);
+          previous.set(
+            file.path,
+            before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null,
+          );
           await folder!.write(file.path, file.bytes);
         }
         report(onProgress, { phase: 'installing', done: 0, total: archive.database.byteLength });

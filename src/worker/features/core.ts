@@ -29,7 +29,10 @@ export function createCoreFeature(ctx: EngineContext) {
   async function taskInSession(taskId: TaskId, sessionId: SessionId) {
     const task = await tasks.get(taskId);
     if (task.sessionId !== sessionId) {
-      throw new BrainError('InvalidArgument', `Task ${taskId} belongs to session ${task.sessionId}, not ${sessionId}.`);
+      throw new BrainError(
+        'InvalidArgument',
+        `Task ${taskId} belongs to session ${task.sessionId}, not ${sessionId}.`,
+      );
     }
     return task;
   }
@@ -53,7 +56,8 @@ export function createCoreFeature(ctx: EngineContext) {
     async startTask(input: Parameters<CoreApi['startTask']>[0]) {
       const sessionId = sessionIdOf(input.sessionId);
       const title = requireText(input.title, 'Task title', limits.maxTitleChars);
-      const parentTaskId = input.parentTaskId === undefined ? null : taskIdOf(input.parentTaskId, 'parentTaskId');
+      const parentTaskId =
+        input.parentTaskId === undefined ? null : taskIdOf(input.parentTaskId, 'parentTaskId');
       const references = (input.references ?? []).map((ref) => ({
         to: taskIdOf(ref.to, 'references[].to'),
         kind: parseReferenceKind(ref.kind),

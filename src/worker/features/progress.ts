@@ -14,7 +14,11 @@ type Estimate = (io: IoCounts) => Omit<EngineProgress, 'operation' | 'unit'>;
  * call in the worker: no timer fires until it ends, but the VFS is called for every page, so the I/O meter's
  * listener reports (at most every 100 ms) to the watchers — over Comlink a report is a postMessage, sent at once.
  */
-export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: () => number = () => performance.now()) {
+export function createProgressFeature(
+  ctx: EngineContext,
+  meter: IoMeter,
+  now: () => number = () => performance.now(),
+) {
   const listeners = new Set<EngineProgressListener>();
 
   function report(progress: EngineProgress) {
@@ -30,7 +34,11 @@ export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: (
   }
 
   /** Runs `run`, reporting `estimate` of the page I/O since it began. */
-  async function track<T>(operation: EngineProgress['operation'], estimate: Estimate, run: () => Promise<T>): Promise<T> {
+  async function track<T>(
+    operation: EngineProgress['operation'],
+    estimate: Estimate,
+    run: () => Promise<T>,
+  ): Promise<T> {
     const start = meter.counts();
     const throttle = createProgressThrottle(now, reportEveryMs);
     const send = (counts: IoCounts) => {
@@ -52,7 +60,8 @@ export function createProgressFeature(ctx: EngineContext, meter: IoMeter, now: (
 
   const api = {
     async watchProgress(listener: EngineProgressListener) {
-      if (typeof listener !== 'function') throw new BrainError('InvalidArgument', 'watchProgress takes a listener function.');
+      if (typeof listener !== 'function')
+        throw new BrainError('InvalidArgument', 'watchProgress takes a listener function.');
       listeners.add(listener);
       return () => {
         listeners.delete(listener);

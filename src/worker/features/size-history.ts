@@ -48,7 +48,10 @@ function errorData(error: unknown): BrainErrorData {
  * in core/size-history.ts). Each new sample is one small transaction that also thins the table. A failed sample never fails the call: it is kept
  * as `lastError` and shown by `sizeHistory()`.
  */
-export function createSizeHistoryFeature(ctx: EngineContext, policy: SizeHistoryPolicy = defaultSizeHistoryPolicy) {
+export function createSizeHistoryFeature(
+  ctx: EngineContext,
+  policy: SizeHistoryPolicy = defaultSizeHistoryPolicy,
+) {
   const { db, clock } = ctx;
   const repo = createSizeHistoryRepo(db);
   let openSamplePending = true;
@@ -61,7 +64,13 @@ export function createSizeHistoryFeature(ctx: EngineContext, policy: SizeHistory
       const now = clock.now();
       const figures = await repo.measure();
       const last = await repo.latest();
-      const decision = decideSample({ cause, now, figures, last: last && { ...last, figures: last }, policy });
+      const decision = decideSample({
+        cause,
+        now,
+        figures,
+        last: last && { ...last, figures: last },
+        policy,
+      });
       if (decision.kind === 'replace') await repo.update(decision.id, cause, figures);
       else if (decision.kind === 'insert') {
         await db.transaction(async () => {

@@ -7,7 +7,13 @@ import { checkpointsBench } from './checkpoints';
 import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 
-const bench = { openBrain, checkpoints: checkpointsBench, lifecycleSeed: lifecycleSeedBench, lifecycleLarge: lifecycleLargeBench, history: historyBench };
+const bench = {
+  openBrain,
+  checkpoints: checkpointsBench,
+  lifecycleSeed: lifecycleSeedBench,
+  lifecycleLarge: lifecycleLargeBench,
+  history: historyBench,
+};
 
 declare global {
   var bench: typeof import('./main').benchApi;

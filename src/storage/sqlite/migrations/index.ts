@@ -12,4 +12,11 @@ export interface Migration {
 }
 
 /** Every migration this build knows, in order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [{ id: 1, name: 'initial', sql: initial }, { id: 2, name: 'checkpoints', sql: checkpoints }, { id: 3, name: 'cleanup', sql: cleanup }, { id: 4, name: 'events', sql: events }, { id: 5, name: 'slim-tombstones', sql: slimTombstones }, { id: 6, name: 'size-history', sql: sizeHistory }];
+export const migrations: readonly Migration[] = [
+  { id: 1, name: 'initial', sql: initial },
+  { id: 2, name: 'checkpoints', sql: checkpoints },
+  { id: 3, name: 'cleanup', sql: cleanup },
+  { id: 4, name: 'events', sql: events },
+  { id: 5, name: 'slim-tombstones', sql: slimTombstones },
+  { id: 6, name: 'size-history', sql: sizeHistory },
+];
