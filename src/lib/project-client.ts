@@ -1,6 +1,6 @@
 /**
  * The project folder methods of the client, listed explicitly so a method added to ProjectApi but not here
- * fails to compile. See /work/notes/api-project.md (merged into the README's API section).
+ * fails to compile. The README's API reference documents it.
  */
 import type { BrainApi, ProjectApi } from '../worker/protocol';
 

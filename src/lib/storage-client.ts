@@ -1,6 +1,6 @@
 /**
  * Client halves of the size history / progress and database-file methods that need more than a plain call:
- * a listener crossing by reference, bytes crossing by transfer. See /work/notes/B.md.
+ * a listener crossing by reference, bytes crossing by transfer. The README's API reference documents it.
  */
 import * as Comlink from 'comlink';
 import type { BrainWorker, EngineProgressListener } from '../worker/protocol';

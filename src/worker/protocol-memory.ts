@@ -1,6 +1,6 @@
 /**
  * The memory part of the engine API: structured session events, plans, context compression, resume, history
- * search and skills. Plain data only (it crosses the worker). See /work/notes/api-memory.md for every method.
+ * search and skills. Plain data only (it crosses the worker). The README's API reference documents every method.
  */
 import type { ActiveCheckpoint, ContextBudget } from '../core/compression/model';
 import type {

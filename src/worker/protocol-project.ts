@@ -1,7 +1,7 @@
 /**
  * The project folder API: open a project (a picked folder, an OPFS folder, the demo), read and write its `.agent`
  * files safely, skills, other agents' memory, import and export. Plain data only, except the directory handle a
- * caller passes to `openProject` (handles are structured-cloneable). Documented in /work/notes/api-project.md.
+ * caller passes to `openProject` (handles are structured-cloneable). Documented in the README's API reference.
  */
 import type {
   AgentFileKind,

@@ -1,6 +1,6 @@
 /**
  * Size history (growth over time) and progress of long engine operations. Plain data: times are epoch ms,
- * sizes are bytes. See /work/notes/B.md for the API reference.
+ * sizes are bytes. The README's API reference documents every method.
  */
 import type { BrainErrorData } from '../core/errors';
 import type { SizeSampleCause } from '../core/size-history';

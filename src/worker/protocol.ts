@@ -55,7 +55,9 @@ export type ChangeTopic =
   | 'database'
   | 'events'
   | 'plans'
-  | 'project';
+  | 'project'
+  /** A size sample was recorded (see `sizeHistory`). */
+  | 'sizes';
 
 export interface BrainChange {
   readonly topic: ChangeTopic;

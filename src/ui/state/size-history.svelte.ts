@@ -3,9 +3,8 @@ import type { BrainState } from './brain.svelte';
 import { createRefresher } from './refresher';
 
 /**
- * The growth chart's data: the engine's size samples. Fetched when the chart starts and whenever `refresh()` is
- * called — the storage view calls it each time its audit is refreshed, which follows every change and every
- * cleanup, upkeep or compaction (the engine takes its samples inside those calls, so they are there by then).
+ * The growth chart's data: the engine's size samples. Fetched when the chart starts, whenever the engine says it
+ * recorded a sample (topic `sizes`: samples are taken after a call's own change notices) and on `refresh()`.
  */
 export class SizeHistoryState {
   history = $state.raw<SizeHistory | null>(null);
@@ -21,6 +20,18 @@ export class SizeHistoryState {
 
   constructor(source: BrainState) {
     this.#source = source;
+  }
+
+  /** Fetches now and again whenever the engine records a sample; returns the stop function. */
+  start(): () => void {
+    const unlisten = this.#source.onChange((change) => {
+      if (change.topic === 'sizes' || change.topic === 'database') this.#refresher.request();
+    });
+    this.#refresher.request();
+    return () => {
+      unlisten();
+      this.stop();
+    };
   }
 
   refresh(): void {

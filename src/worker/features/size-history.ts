@@ -78,6 +78,8 @@ export function createSizeHistoryFeature(
           await repo.remove(planThinning(await repo.times(), now, policy));
         });
       }
+      // Taken after the call's own change notices: a chart that fetched on those must fetch again.
+      if (decision.kind !== 'skip') ctx.emit({ topic: 'sizes' });
       changesSeen = await repo.totalChanges();
       lastError = null;
     } catch (error) {
