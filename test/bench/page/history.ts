@@ -1,14 +1,12 @@
 /**
  * In-page half of the history section: 100 000 events recorded through the real engine (worker, OPFS) in batches,
  * compressed away, then searched: every query's latency is measured as a caller sees it (a Comlink round trip
- * included), after a short warm-up.
+ * included), after a short warm-up. Returns the queries and the database file too, for the native anchor that
+ * Node runs on the same data (test/bench/lib/history-native.ts).
  */
 import { openBrain } from '../../../src/lib/index';
+import { timeSearches } from '../lib/history-timing';
 import { historyQueries, syntheticHistory } from './history-corpus';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 export interface HistoryBenchOptions {
   readonly dbName: string;
@@ -16,6 +14,14 @@ export interface HistoryBenchOptions {
   readonly queries: number;
   readonly seed: number;
   readonly rounds: number;
+  readonly limit: number;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 export async function historyBench(options: HistoryBenchOptions) {
@@ -32,56 +38,28 @@ export async function historyBench(options: HistoryBenchOptions) {
     const compressSeconds = (performance.now() - started) / 1000;
 
     const queries = historyQueries(options.queries, options.seed + 1);
-    for (const query of historyQueries(30, options.seed + 99)) await brain.searchHistory(query);
-    // Rounds over the same queries: this machine is shared, so one noisy round should not decide the figure.
-    const rounds: { p50: number; p95: number; p99: number; max: number }[] = [];
-    const byShape = new Map<number, number[]>();
-    let hits = 0;
-    let empty = 0;
-    for (let round = 0; round < options.rounds; round++) {
-      const times: number[] = [];
-      for (let i = 0; i < queries.length; i++) {
-        const t = performance.now();
-        const result = await brain.searchHistory(queries[i] as string);
-        const ms = performance.now() - t;
-        times.push(ms);
-        byShape.set(i % 7, [...(byShape.get(i % 7) ?? []), ms]);
-        if (round === 0) {
-          hits += result.hits.length;
-          if (result.hits.length === 0) empty++;
-        }
-      }
-      const sorted = [...times].sort((a, b) => a - b);
-      rounds.push({
-        p50: percentile(sorted, 50),
-        p95: percentile(sorted, 95),
-        p99: percentile(sorted, 99),
-        max: sorted[sorted.length - 1] ?? NaN,
-      });
-    }
-    const median = (values: number[]) =>
-      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-    const shapes = [...byShape.entries()].map(([shape, list]) => {
-      const s = [...list].sort((a, b) => a - b);
-      return { shape, example: queries[shape] as string, p50: percentile(s, 50), p95: percentile(s, 95) };
-    });
+    const warmup = historyQueries(30, options.seed + 99);
+    const timing = await timeSearches(
+      (query) => brain.searchHistory(query, { limit: options.limit }),
+      queries,
+      warmup,
+      options.rounds,
+    );
     const info = await brain.info();
+    const integrity = await brain.integrityCheck();
+    const exported = await brain.exportDatabase();
     return {
+      ...timing,
       records: options.records,
       insertSeconds,
       compressSeconds,
       moved: compressed.movedToHistory,
       fileBytes: info.fileBytes,
-      queries: queries.length,
-      rounds,
-      meanHits: hits / queries.length,
-      empty,
-      p50: median(rounds.map((r) => r.p50)),
-      p95: median(rounds.map((r) => r.p95)),
-      p99: median(rounds.map((r) => r.p99)),
-      max: Math.max(...rounds.map((r) => r.max)),
-      shapes,
-      integrity: await brain.integrityCheck(),
+      queries,
+      warmup,
+      limit: options.limit,
+      integrity,
+      databaseBase64: toBase64(exported),
     };
   } finally {
     await brain.close();
