@@ -152,6 +152,32 @@ function serve(pageDir) {
 }
 
 /** Builds and serves the page, opens it in Chromium, runs `fn(page, baseUrl)`, and always cleans up. */
+/**
+ * A progress line from the bench page (`test/bench/page/progress.ts`): "phase: done of total (pct)". On a terminal
+ * it rewrites one line; in a log (CI) it prints a line at most every 5 s per phase, and the last one.
+ */
+let lastShown = { phase: '', at: 0 };
+function showProgress(json) {
+  let report;
+  try {
+    report = JSON.parse(json);
+  } catch {
+    return;
+  }
+  const { phase, done, total } = report;
+  const pct = total > 0 ? Math.floor((100 * done) / total) : 0;
+  const line = `  ${phase}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} (${pct} %)`;
+  const finished = done >= total;
+  if (process.stderr.isTTY) {
+    process.stderr.write(`\r\x1b[2K${line}${finished ? '\n' : ''}`);
+    return;
+  }
+  const now = Date.now();
+  if (!finished && phase === lastShown.phase && now - lastShown.at < 5000) return;
+  lastShown = { phase, at: now };
+  process.stderr.write(`${line}\n`);
+}
+
 export async function withBenchPage(fn) {
   const { module } = await runnerImport(here('../../chromium.ts'));
   const pageDir = await buildPage();
@@ -168,6 +194,7 @@ export async function withBenchPage(fn) {
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
+      else if (message.text().startsWith('[progress] ')) showProgress(message.text().slice(11));
       else if (process.env.BENCH_DEBUG) console.log('  [page]', message.text());
     });
     await page.goto(`${baseUrl}/`);

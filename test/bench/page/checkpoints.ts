@@ -10,6 +10,7 @@ import {
   type CheckpointEntryId,
   type TaskId,
 } from '../../../src/lib/index';
+import { progress } from './progress';
 
 interface Manifest {
   bodies: { offset: number; length: number; text: boolean; sha256: string }[];
@@ -67,7 +68,8 @@ export async function checkpointsBench(options: {
   const batches: { id: CheckpointEntryId; before: number | null; after: number | null }[][] = [];
   let rawBytes = 0;
   let writeMs = 0;
-  for (const batch of manifest.batches) {
+  for (const [index, batch] of manifest.batches.entries()) {
+    progress('writing checkpoint batches', index, manifest.batches.length);
     const { id: taskId } = await brain.startTask({ sessionId, title: batch.label });
     const inputs = batch.changes.map((change) => ({
       taskId: taskId as TaskId,
@@ -90,6 +92,7 @@ export async function checkpointsBench(options: {
       })),
     );
   }
+  progress('writing checkpoint batches', manifest.batches.length, manifest.batches.length);
   const entries = batches.flat();
   let mismatches = 0;
   const check = (entry: (typeof entries)[number], got: { before: CheckpointBody; after: CheckpointBody }) => {

@@ -7,6 +7,7 @@
 import { openBrain } from '../../../src/lib/index';
 import { timeSearches } from '../lib/history-timing';
 import { historyQueries, syntheticHistory } from './history-corpus';
+import { progress } from './progress';
 
 export interface HistoryBenchOptions {
   readonly dbName: string;
@@ -30,8 +31,12 @@ export async function historyBench(options: HistoryBenchOptions) {
     const { id: sessionId } = await brain.startSession({ title: 'history bench' });
     await brain.startTask({ sessionId, title: 'a long task' });
     let started = performance.now();
-    for (const batch of syntheticHistory(sessionId, options.records, options.seed))
+    let recorded = 0;
+    for (const batch of syntheticHistory(sessionId, options.records, options.seed)) {
       await brain.recordEvents(batch);
+      recorded += batch.length;
+      progress('recording events', recorded, options.records);
+    }
     const insertSeconds = (performance.now() - started) / 1000;
     started = performance.now();
     const compressed = await brain.compressContext(sessionId, { keepTail: 40 });

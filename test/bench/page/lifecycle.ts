@@ -11,6 +11,7 @@ import {
   type CheckpointEntryId,
   type TaskId,
 } from '../../../src/lib/index';
+import { progress } from './progress';
 
 /** mulberry32: the same seed, the same bytes. */
 function random(seed: number) {
@@ -109,6 +110,7 @@ async function seedRun(options: {
     const rows: SeedRow[] = [];
     let waitedMs = 0;
     for (let task = 1; task <= options.tasks; task++) {
+      progress(`(a) tasks, cleanup ${options.auto ? 'on' : 'off'}`, task - 1, options.tasks);
       const { id } = await brain.startTask({ sessionId, title: `task ${task}` });
       if (previous !== null) await brain.setTaskState(previous, 'superseded');
       current = id;
@@ -278,6 +280,11 @@ export async function lifecycleLargeBench(options: {
       const { id: sessionId } = await brain.startSession({ title: `session ${s}` });
       let parent: TaskId | null = null;
       for (let t = 0; t < options.tasksPerSession; t++) {
+        progress(
+          '(b) generating tasks',
+          s * options.tasksPerSession + t,
+          options.sessions * options.tasksPerSession,
+        );
         const last = t === options.tasksPerSession - 1;
         const { id } = await brain.startTask({ sessionId, title: `task ${s}.${t}`, makeCurrent: last });
         await brain.checkpointFiles(
