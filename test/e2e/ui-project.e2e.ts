@@ -264,14 +264,17 @@ test('checkpoints: the files a task changed, a highlighted diff, and a rollback 
 
   // The rollback is its own task: undoing it puts the fix back.
   await page.getByRole('link', { name: 'see it, or undo it from there' }).click();
-  await expect(page.getByRole('navigation', { name: 'Tasks and the files they changed' })).toContainText(
-    'Restore',
-  );
+  const tasks = page.getByRole('navigation', { name: 'Tasks and the files they changed' });
+  // Wait until the restore task is the selected one (its link is current), not merely listed.
+  await expect(tasks.getByRole('link', { name: /^Restore:/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('entries').getByRole('link')).toHaveCount(2);
   await page.getByRole('button', { name: 'Roll back the whole task…' }).click();
-  await dialog.getByRole('button', { name: /Roll back 2 files/ }).click();
-  await expect(page.getByTestId('rollback-done')).toBeVisible();
-  const undone = await page.evaluate(
-    async () => (await globalThis.agentBrain!.readProjectFile('src/paginate.ts')).text,
-  );
-  expect(undone).toContain('Checked: pages hold exactly pageSize items.');
+  await expect(dialog.getByRole('listitem')).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Roll back 2 files' }).click();
+  await expect(page.getByTestId('rollback-done')).toContainText('Rolled back 2 files.');
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await globalThis.agentBrain!.readProjectFile('src/paginate.ts')).text),
+    )
+    .toContain('Checked: pages hold exactly pageSize items.');
 });
