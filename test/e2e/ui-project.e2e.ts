@@ -181,6 +181,7 @@ test('skills, other agents’ memory (read-only) and the history log', async () 
 
 test('after a reload the project reopens by itself, on the same file', async () => {
   await fileLink('plan/PLAN.md').click();
+  await expect(fileLink('plan/PLAN.md')).toHaveAttribute('aria-current', 'page');
   await page.reload();
   await page.waitForFunction(() => globalThis.agentBrain !== undefined);
   await expect(page.getByTestId('project-name')).toContainText('demo');
