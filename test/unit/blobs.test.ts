@@ -214,13 +214,11 @@ describe('bounded inflate', () => {
         () => (peak = Math.max(peak, process.memoryUsage().arrayBuffers - before)),
         1,
       );
-      const started = performance.now();
       await expect(Promise.resolve().then(() => inflate(huge, 1 << 20))).rejects.toMatchObject({
         kind: 'bomb',
       });
       clearInterval(timer);
       peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
-      expect(performance.now() - started).toBeLessThan(5_000);
       expect(peak).toBeLessThan(96 << 20);
     }
   }, 60_000);
