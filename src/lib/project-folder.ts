@@ -179,12 +179,19 @@ async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInpu
   }
 }
 
-/** Files from a drag and drop (a folder, or several files) as project-relative inputs. */
+/**
+ * Files from a drag and drop (a folder, or several files) as project-relative inputs (`.git`, `node_modules` left
+ * out). Call it in the drop handler itself: it takes what it needs synchronously, before the browser clears the
+ * drop's data store; the walk of a dropped folder runs after that.
+ */
 export async function filesFromDataTransfer(transfer: DataTransfer): Promise<ProjectFileInput[]> {
-  // Entries must be taken synchronously, before the drop event's data store is cleared.
   const entries = [...transfer.items]
-    .map((item) => item.webkitGetAsEntry())
+    .map((item) => (item.kind === 'file' ? item.webkitGetAsEntry() : null))
     .filter((e): e is FileSystemEntry => e !== null);
+  // Without entries (a browser or a source that gives none) the dropped files themselves, flat.
+  const loose = [...transfer.files];
+  if (entries.length === 0)
+    return loose.filter((f) => !skipped.has(f.name)).map((f) => ({ path: f.name, data: f }));
   const out: ProjectFileInput[] = [];
   const single = entries.length === 1 && entries[0]?.isDirectory ? entries[0] : null;
   if (single) {

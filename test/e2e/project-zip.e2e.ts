@@ -88,3 +88,117 @@ test('an imported folder exports as a zip that round-trips byte for byte', async
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+/**
+ * Drag and drop. Playwright cannot drag a real directory from the desktop, so the folder drop hands the page the
+ * same shape Chromium gives a drop handler (`webkitGetAsEntry()` entries whose readers return batches, ending with
+ * an empty one), built over real File objects. The zip drop is a real DataTransfer holding a real File.
+ */
+test('a folder or a zip dropped on the chooser is imported as a copy, and exports back byte for byte', async () => {
+  const profile = await createProfile();
+  const context = await profile.launch();
+  try {
+    const page = await openApp(context, '/#/project');
+    const errors = watchErrors(page);
+    const chooser = page.getByTestId('project-chooser');
+    await expect(chooser).toContainText('drop a folder or a .zip here');
+
+    const withSkipped = {
+      ...project,
+      '.git/config': utf8('[core]\n'),
+      'node_modules/left-pad/index.js': utf8('module.exports = 1;\n'),
+    };
+    const tree = Object.fromEntries(Object.entries(withSkipped).map(([path, bytes]) => [path, [...bytes]]));
+    const dropFolder = (files: Record<string, number[]>, phase: 'dragover' | 'drop') =>
+      page.evaluate(
+        ({ files, phase }) => {
+          interface Dir {
+            dirs: Map<string, Dir>;
+            files: Map<string, Uint8Array>;
+          }
+          const root: Dir = { dirs: new Map(), files: new Map() };
+          for (const [path, bytes] of Object.entries(files)) {
+            const parts = path.split('/');
+            let dir = root;
+            for (const part of parts.slice(0, -1)) {
+              if (!dir.dirs.has(part)) dir.dirs.set(part, { dirs: new Map(), files: new Map() });
+              dir = dir.dirs.get(part)!;
+            }
+            dir.files.set(parts.at(-1)!, Uint8Array.from(bytes));
+          }
+          const fileEntry = (name: string, bytes: Uint8Array) => ({
+            name,
+            isFile: true,
+            isDirectory: false,
+            file: (ok: (file: File) => void) => setTimeout(() => ok(new File([bytes], name))),
+          });
+          const dirEntry = (name: string, dir: Dir): object => ({
+            name,
+            isFile: false,
+            isDirectory: true,
+            createReader() {
+              const children = [
+                ...[...dir.dirs].map(([n, d]) => dirEntry(n, d)),
+                ...[...dir.files].map(([n, b]) => fileEntry(n, b)),
+              ];
+              let next = 0;
+              // Like Chromium: a few entries per call, then an empty batch at the end.
+              return {
+                readEntries: (ok: (batch: object[]) => void) =>
+                  setTimeout(() => ok(children.slice(next, (next += 2)))),
+              };
+            },
+          });
+          const entry = dirEntry('dropped-folder', root);
+          const transfer = {
+            types: ['Files'],
+            files: [],
+            items: [{ kind: 'file', webkitGetAsEntry: () => entry }],
+            dropEffect: 'none',
+          };
+          const event = new DragEvent(phase, { bubbles: true, cancelable: true });
+          Object.defineProperty(event, 'dataTransfer', { value: transfer });
+          document.querySelector('[data-testid="project-chooser"]')!.dispatchEvent(event);
+          return { prevented: event.defaultPrevented, dropEffect: transfer.dropEffect };
+        },
+        { files, phase },
+      );
+
+    // Dragging over the chooser accepts the drop and says what will happen.
+    expect(await dropFolder(tree, 'dragover')).toEqual({ prevented: true, dropEffect: 'copy' });
+    await expect(chooser.getByText('Drop a folder or a .zip to import a copy')).toBeVisible();
+    expect((await dropFolder(tree, 'drop')).prevented).toBe(true);
+    await expect(page.getByTestId('project-name')).toContainText('dropped-folder');
+    await expect(page.getByRole('status').filter({ hasText: 'Imported 8 files' })).toBeVisible();
+    // .git and node_modules stay behind, everything else comes back byte for byte.
+    const first = await downloadedZip(page);
+    expectSameFiles(first.files, project);
+
+    // A dropped .zip is imported as a zip, named after the file.
+    await page.getByRole('button', { name: 'Close project' }).click();
+    await expect(chooser).toBeVisible();
+    await page.evaluate(
+      (zip) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([Uint8Array.from(zip)], 'dropped zip.zip', { type: 'application/zip' }));
+        const event = new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer });
+        document.querySelector('[data-testid="project-chooser"]')!.dispatchEvent(event);
+      },
+      [...first.zip],
+    );
+    await expect(page.getByTestId('project-name')).toContainText('dropped-zip');
+    expectSameFiles((await downloadedZip(page)).files, project);
+
+    // A dropped empty folder imports nothing and says so.
+    await page.getByRole('button', { name: 'Close project' }).click();
+    await expect(chooser).toBeVisible();
+    await dropFolder({}, 'drop');
+    await expect(page.getByRole('alert')).toContainText('Nothing to import: the drop held no files');
+    await expect(page.getByRole('heading', { name: 'Open a project' })).toBeVisible();
+
+    expect(errors, 'console errors').toEqual([]);
+  } finally {
+    await context.close();
+    await profile.dispose();
+  }
+});

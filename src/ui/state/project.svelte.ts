@@ -9,6 +9,7 @@ import {
   type AgentFileSummary,
   type JsonlTailResult,
   type OtherAgentFile,
+  type ProjectFileInput,
   type ProjectInfo,
   type ProjectSource,
   type SkillSummary,
@@ -241,9 +242,33 @@ export class ProjectState {
 
   /** Copies a chosen folder (`<input webkitdirectory>`) into this browser as a project, then opens it. */
   async importFolder(list: FileList | readonly File[], name: string, replace = false): Promise<void> {
+    await this.#importFiles(filesFromFileList(list), name, replace);
+  }
+
+  /**
+   * Copies a dropped folder (or dropped files) into this browser as a project, then opens it. `files` is what
+   * `filesFromDataTransfer` returns for the drop: it was started in the drop handler, and may still be walking.
+   */
+  async importDropped(files: Promise<readonly ProjectFileInput[]>, name: string): Promise<void> {
+    if (!this.#source.brain) return;
+    let found: readonly ProjectFileInput[] | undefined;
+    await this.importing.run(
+      { phase: 'Reading the dropped folder', done: 0, total: null, unit: 'items' },
+      async () => {
+        found = await files;
+        if (found.length === 0) {
+          throw new Error(
+            'Nothing to import: the drop held no files (a dropped folder must hold at least one).',
+          );
+        }
+      },
+    );
+    if (found && found.length > 0) await this.#importFiles(found, name, false);
+  }
+
+  async #importFiles(files: readonly ProjectFileInput[], name: string, replace: boolean): Promise<void> {
     const brain = this.#source.brain;
     if (!brain) return;
-    const files = filesFromFileList(list);
     const bytes = files.reduce(
       (sum, f) => sum + (f.data instanceof Blob ? f.data.size : f.data.byteLength),
       0,
