@@ -114,7 +114,7 @@ test('a folder or a zip dropped on the chooser is imported as a copy, and export
         ({ files, phase }) => {
           interface Dir {
             dirs: Map<string, Dir>;
-            files: Map<string, Uint8Array>;
+            files: Map<string, Uint8Array<ArrayBuffer>>;
           }
           const root: Dir = { dirs: new Map(), files: new Map() };
           for (const [path, bytes] of Object.entries(files)) {
@@ -126,7 +126,7 @@ test('a folder or a zip dropped on the chooser is imported as a copy, and export
             }
             dir.files.set(parts.at(-1)!, Uint8Array.from(bytes));
           }
-          const fileEntry = (name: string, bytes: Uint8Array) => ({
+          const fileEntry = (name: string, bytes: Uint8Array<ArrayBuffer>) => ({
             name,
             isFile: true,
             isDirectory: false,
