@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import { createProfile, openApp, watchErrors } from './harness';
+import { saveScreenshot } from './ui-helpers';
 
 // The project chooser's "Import a folder…" takes a copy of a real directory; "Export as zip" gives it back.
 // The zip must hold every file byte for byte, and importing that zip must give back the same files again.
@@ -167,6 +168,7 @@ test('a folder or a zip dropped on the chooser is imported as a copy, and export
     // Dragging over the chooser accepts the drop and says what will happen.
     expect(await dropFolder(tree, 'dragover')).toEqual({ prevented: true, dropEffect: 'copy' });
     await expect(chooser.getByText('Drop a folder or a .zip to import a copy')).toBeVisible();
+    await saveScreenshot(page, 'project-drop-light');
     expect((await dropFolder(tree, 'drop')).prevented).toBe(true);
     await expect(page.getByTestId('project-name')).toContainText('dropped-folder');
     await expect(page.getByRole('status').filter({ hasText: 'Imported 8 files' })).toBeVisible();
@@ -188,6 +190,16 @@ test('a folder or a zip dropped on the chooser is imported as a copy, and export
     );
     await expect(page.getByTestId('project-name')).toContainText('dropped-zip');
     expectSameFiles((await downloadedZip(page)).files, project);
+
+    // A file dropped anywhere else is refused, not opened by the browser in place of the app.
+    const stray = await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['# notes\n'], 'notes.md', { type: 'text/markdown' }));
+      const event = new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer });
+      document.querySelector('header')!.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    expect(stray, 'a stray drop is taken by the app (no navigation to the file)').toBe(true);
 
     // A dropped empty folder imports nothing and says so.
     await page.getByRole('button', { name: 'Close project' }).click();
