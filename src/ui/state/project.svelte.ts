@@ -250,7 +250,6 @@ export class ProjectState {
    * `filesFromDataTransfer` returns for the drop: it was started in the drop handler, and may still be walking.
    */
   async importDropped(files: Promise<readonly ProjectFileInput[]>, name: string): Promise<void> {
-    if (!this.#source.brain) return;
     let found: readonly ProjectFileInput[] | undefined;
     await this.importing.run(
       { phase: 'Reading the dropped folder', done: 0, total: null, unit: 'items' },
