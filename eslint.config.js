@@ -3,6 +3,7 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+import layers from './test/lint/layers.js';
 
 export default ts.config(
   {
@@ -54,13 +55,10 @@ export default ts.config(
     },
   },
   {
-    // SQL lives in storage/sqlite; the UI talks to the engine only through the client.
-    files: ['src/ui/**/*'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['**/storage/**', '**/worker/host', '**/worker/api', '**/features/**'] },
-      ],
-    },
+    // The layering (test/lint/layers.js): core ← storage ← engine ← worker; lib ← core + the worker's protocol;
+    // ui ← lib. SQL text only under src/storage/sqlite. test/unit/layers.test.ts plants a violation of each.
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    plugins: { layers },
+    rules: { 'layers/imports': 'error', 'layers/sql': 'error' },
   },
 );

@@ -10,7 +10,7 @@
  *   `filesFromDataTransfer` turn them into project-relative `{ path, data }` for `importFolderFiles`.
  */
 import { BrainError } from '../core/errors';
-import type { ProjectFileInput } from '../worker/protocol-project';
+import type { ProjectFileInput } from '../core/api/project';
 
 /** Chromium's permission methods on handles and the picker (not yet in TypeScript's DOM types). */
 interface PermissionedHandle extends FileSystemDirectoryHandle {

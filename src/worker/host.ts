@@ -1,9 +1,6 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
-import { openDatabase, type Database } from '../storage/sqlite/database';
-import { createOpfsSqliteEngine, readOpfsDatabase, writeOpfsDatabase } from '../storage/sqlite/opfs';
-import type { SqliteEngine } from '../storage/sqlite/open';
-import { createBrainApi } from './api';
+import { createOpfsBrainOpener, type OpenedBrain } from '../engine/open-opfs';
 import type { BrainApi, BrainInfo, OpenOptions, OwnerEvent, WorkerHost } from './protocol';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -24,8 +21,8 @@ async function storageEstimate(): Promise<Pick<BrainInfo, 'quota' | 'persisted'>
  * call); once another tab takes the brain over, every method rejects with `OpenElsewhere`.
  */
 export function createWorkerHost(): WorkerHost {
-  let engine: Promise<SqliteEngine> | undefined;
-  let database: Database | undefined;
+  const openBrain = createOpfsBrainOpener();
+  let database: OpenedBrain | undefined;
   let releaseOwnership: (() => void) | undefined;
   let apiNames: string[] = [];
   const host: WorkerHost & Record<string, unknown> = {
@@ -43,16 +40,12 @@ export function createWorkerHost(): WorkerHost {
         void shutDown('OpenElsewhere').then(() => onOwnerEvent?.({ kind: 'taken-over' }));
       });
       try {
-        engine ??= createOpfsSqliteEngine();
-        database = await openDatabase(await engine, dbName, {
-          read: () => readOpfsDatabase(dbName),
-          write: (bytes) => writeOpfsDatabase(dbName, bytes),
-        });
+        database = await openBrain(dbName, storageEstimate);
       } catch (error) {
         releaseOwnership?.();
         throw error;
       }
-      const api: BrainApi = createBrainApi({ database, storage: 'opfs', storageEstimate });
+      const api: BrainApi = database.api;
       apiNames = Object.keys(api);
       Object.assign(host, api, {
         // What crosses the worker boundary by reference (a function) or by transfer (large bytes).

@@ -10,7 +10,7 @@ import type {
   CheckpointBody,
   CheckpointContent,
   TaskId,
-} from '../../src/worker/protocol';
+} from '../../src/core/api';
 
 export type CheckpointHarness = {
   readonly api: Pick<

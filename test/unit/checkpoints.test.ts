@@ -7,10 +7,10 @@ import { crc32 } from '../../src/storage/blobs/checksums';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { migrate } from '../../src/storage/sqlite/migrate';
 import { createCheckpointsRepo } from '../../src/storage/sqlite/checkpoints-repo';
-import { defaultLimits, type EngineContext, type EngineLimits } from '../../src/worker/context';
-import { createCheckpointsFeature } from '../../src/worker/features/checkpoints';
-import { createCoreFeature } from '../../src/worker/features/core';
-import type { BrainChange, CheckpointBody, CheckpointEntryId, TaskId } from '../../src/worker/protocol';
+import { defaultLimits, type EngineContext, type EngineLimits } from '../../src/engine/context';
+import { createCheckpointsFeature } from '../../src/engine/checkpoints/feature';
+import { createCoreFeature } from '../../src/engine/sessions/feature';
+import type { BrainChange, CheckpointBody, CheckpointEntryId, TaskId } from '../../src/core/api';
 import {
   describeCheckpointContract,
   editText,

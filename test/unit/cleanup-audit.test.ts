@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
-import type { BrainApi, TaskId } from '../../src/worker/protocol';
+import type { BrainApi, TaskId } from '../../src/core/api';
 import { makeHeavy } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
 

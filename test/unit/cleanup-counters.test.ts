@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCheckpointsRepo } from '../../src/storage/sqlite/checkpoints-repo';
 import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
-import type { TaskId } from '../../src/worker/protocol';
+import type { TaskId } from '../../src/core/api';
 import { body } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
 

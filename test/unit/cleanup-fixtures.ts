@@ -1,6 +1,6 @@
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import type { Database } from '../../src/storage/sqlite/database';
-import type { BrainApi, TaskId } from '../../src/worker/protocol';
+import type { BrainApi, TaskId } from '../../src/core/api';
 
 /** A text body that differs per task and version, big enough that compression and deltas have work to do. */
 export function body(taskId: number, version: number, lines = 200): string {

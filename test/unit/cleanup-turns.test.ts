@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
-import { turnBudgetMs } from '../../src/worker/features/lifecycle-run';
-import type { BrainApi, CleanupProgress, TaskId } from '../../src/worker/protocol';
+import { turnBudgetMs } from '../../src/engine/lifecycle/run';
+import type { BrainApi, CleanupProgress, TaskId } from '../../src/core/api';
 import { makeHeavy } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
 

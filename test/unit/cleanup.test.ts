@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock';
-import { createBrainApi } from '../../src/worker/api';
-import type { BrainApi, BrainChange, TaskId } from '../../src/worker/protocol';
+import { createBrainApi } from '../../src/engine/create-engine';
+import type { BrainApi, BrainChange, TaskId } from '../../src/core/api';
 import { body, heavyState, makeHeavy, manualTimers } from './cleanup-fixtures';
 import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
 import { memoryBrain } from './engine-helpers';

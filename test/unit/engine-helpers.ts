@@ -1,6 +1,6 @@
 import { fixedClock } from '../../src/core/clock';
 import { openDatabase } from '../../src/storage/sqlite/database';
-import { createBrainApi, type EngineDeps } from '../../src/worker/api';
+import { createBrainApi, type EngineDeps } from '../../src/engine/create-engine';
 import { memoryEngine } from './helpers';
 
 let counter = 0;

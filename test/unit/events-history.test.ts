@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewEventInput } from '../../src/worker/protocol';
+import type { NewEventInput } from '../../src/core/api';
 import { memoryBrain } from './engine-helpers';
 
 async function setUp() {

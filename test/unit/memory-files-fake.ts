@@ -1,5 +1,5 @@
 import { BrainError } from '../../src/core/errors';
-import type { MemoryFiles, MemoryFilesProvider } from '../../src/worker/features/memory-files';
+import type { MemoryFiles, MemoryFilesProvider } from '../../src/engine/memory-files';
 
 /** An in-memory `.agent` folder with the folder layer's contract: versioned writes, appends that repair a torn line. */
 export function fakeMemoryFiles() {

@@ -6,7 +6,7 @@ import {
   vacuumProgress,
 } from '../../src/core/progress';
 import { createIoMeter, ioMeter } from '../../src/storage/sqlite/io-meter';
-import type { EngineProgress } from '../../src/worker/protocol';
+import type { EngineProgress } from '../../src/core/api';
 import { memoryBrain } from './engine-helpers';
 import { freshDb } from './helpers';
 

@@ -9,10 +9,12 @@ import type { ProjectPath } from '../../core/paths';
 export type FolderKind = 'handle' | 'opfs' | 'demo';
 
 /**
- * An opaque token for "the file as it was when read": size, modification time and (up to a size limit) a hash of
- * the bytes, so an edit made in the same millisecond with the same size is still seen.
+ * `FileVersion` (declared with the API): an opaque token for "the file as it was when read": size, modification
+ * time and (up to a size limit) a hash of the bytes, so an edit made in the same millisecond with the same size is
+ * still seen.
  */
-export type FileVersion = string;
+import type { FileVersion } from '../../core/api/project';
+export type { FileVersion };
 
 export interface FileInfo {
   readonly path: ProjectPath;

@@ -14,30 +14,20 @@ import {
   problem,
   skillFilePath,
   type AgentFileKind,
-  type AgentFileView,
   type FormatProblem,
-  type OtherAgentConvention,
 } from '../../core/formats';
 import { agentDir, normaliseProjectPath, type ProjectPath } from '../../core/paths';
-import type { AgentFolder, FileInfo, FileVersion } from './folder';
+import type {
+  AgentFileContent,
+  AgentFileSummary,
+  OtherAgentFile,
+  ProjectInfo,
+  SkillSummary,
+} from '../../core/api/project';
+import type { AgentFolder } from './folder';
 import { decodeText } from './text';
 
-export type AgentFolderState = 'present' | 'missing' | 'not-a-directory';
-
-export interface AgentFileSummary extends FileInfo {
-  readonly kind: AgentFileKind;
-  /** Null when the file was too large to hash-and-parse (see problems). */
-  readonly version: FileVersion | null;
-  readonly problems: readonly FormatProblem[];
-}
-
-export interface AgentTextFile extends FileInfo {
-  readonly kind: AgentFileKind;
-  readonly text: string;
-  readonly version: FileVersion;
-  readonly problems: readonly FormatProblem[];
-  readonly view: AgentFileView;
-}
+export type AgentFolderState = ProjectInfo['agentFolder'];
 
 export async function agentFolderState(folder: AgentFolder): Promise<AgentFolderState> {
   const kind = await folder.kindOf(agentDir);
@@ -115,7 +105,7 @@ export async function listAgentFiles(folder: AgentFolder): Promise<AgentFileSumm
 }
 
 /** A text file with its version, kind, typed view and problems. `InvalidUtf8`, `TooLarge`, `NotFound` throw. */
-export async function readTextFile(folder: AgentFolder, input: string): Promise<AgentTextFile> {
+export async function readTextFile(folder: AgentFolder, input: string): Promise<AgentFileContent> {
   const path = normaliseProjectPath(input);
   const read = await folder.read(path);
   const text = decodeText(read.bytes, path);
@@ -130,14 +120,6 @@ export async function readTextFile(folder: AgentFolder, input: string): Promise<
     problems,
     view,
   };
-}
-
-export interface SkillSummary {
-  readonly name: string;
-  readonly path: ProjectPath;
-  readonly description: string;
-  readonly version: FileVersion | null;
-  readonly problems: readonly FormatProblem[];
 }
 
 async function skillsUnder(
@@ -189,12 +171,6 @@ async function skillsUnder(
 
 export function listSkills(folder: AgentFolder): Promise<SkillSummary[]> {
   return skillsUnder(folder, agentFilePaths.skillsDir, skillFilePath);
-}
-
-export interface OtherAgentFile extends FileInfo {
-  readonly convention: OtherAgentConvention;
-  readonly version: FileVersion | null;
-  readonly problems: readonly FormatProblem[];
 }
 
 /** `CLAUDE.md`, `AGENTS.md`, `.claude/skills/*\/SKILL.md`, `memory-bank/*.md`: found and checked, never written. */

@@ -8,45 +8,23 @@
  */
 import { BrainError } from '../../core/errors';
 import { normaliseProjectPath, type ProjectPath } from '../../core/paths';
-import type { AgentFolder, FileVersion } from './folder';
+import type { AgentFolder } from './folder';
 import { encodeText } from './text';
 
-export type CheckpointBody = string | Uint8Array | null;
+import type { CheckpointBody, CheckpointEntry } from '../../core/api/checkpoints';
+import type { FileVersion, RestoreFilePlan, RestoreFileState, RestoreTarget } from '../../core/api/project';
+import type { CheckpointEntryId, TaskId } from '../../core/ids';
 
 /** What the restore needs from the checkpoint store (the engine passes its checkpoints feature). */
 export interface RestoreCheckpointPort {
-  listCheckpoints(taskId: number): Promise<readonly { readonly id: number; readonly path: string }[]>;
-  readCheckpoint(entryId: number): Promise<{
-    readonly id: number;
-    readonly taskId: number;
+  listCheckpoints(taskId: TaskId): Promise<readonly Pick<CheckpointEntry, 'id' | 'path'>[]>;
+  readCheckpoint(entryId: CheckpointEntryId): Promise<{
+    readonly id: CheckpointEntryId;
+    readonly taskId: TaskId;
     readonly path: string;
     readonly before: CheckpointBody;
     readonly after: CheckpointBody;
   }>;
-}
-
-export type RestoreTarget = { readonly entryIds: readonly number[] } | { readonly taskId: number };
-
-/**
- * - `clean`: the file is as the checkpoint left it; restoring is safe.
- * - `changed`: it changed since (by a person or a later tool); restoring overwrites that — the user decides.
- * - `already-restored`: it already holds the before-state; nothing to write.
- * - `unavailable`: the before-state cannot be restored (cleanup removed it, it was too large, the path is not
- *   inside the project, or the body failed verification); `reason` says which.
- */
-export type RestoreFileState = 'clean' | 'changed' | 'already-restored' | 'unavailable';
-
-export interface RestoreFilePlan {
-  readonly path: string;
-  /** The entries for this path, oldest first. */
-  readonly entryIds: readonly number[];
-  /** Writing the before-state means creating/replacing the file (`write`) or deleting it (`delete`). */
-  readonly action: 'write' | 'delete' | 'none';
-  readonly state: RestoreFileState;
-  readonly reason: string | null;
-  /** The file now: its version (pass it back to confirm), or null when it does not exist. */
-  readonly currentVersion: FileVersion | null;
-  readonly taskIds: readonly number[];
 }
 
 export interface RestorePlanResult {
@@ -61,7 +39,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-async function entriesOf(port: RestoreCheckpointPort, target: RestoreTarget): Promise<number[]> {
+async function entriesOf(port: RestoreCheckpointPort, target: RestoreTarget): Promise<CheckpointEntryId[]> {
   if ('taskId' in target) return (await port.listCheckpoints(target.taskId)).map((e) => e.id);
   if (!Array.isArray(target.entryIds) || target.entryIds.length === 0) {
     throw new BrainError(
@@ -74,7 +52,7 @@ async function entriesOf(port: RestoreCheckpointPort, target: RestoreTarget): Pr
 
 type Read = Awaited<ReturnType<RestoreCheckpointPort['readCheckpoint']>>;
 
-async function readOrReason(port: RestoreCheckpointPort, id: number): Promise<Read | string> {
+async function readOrReason(port: RestoreCheckpointPort, id: CheckpointEntryId): Promise<Read | string> {
   try {
     return await port.readCheckpoint(id);
   } catch (error) {
@@ -103,9 +81,9 @@ export async function planRestore(
   target: RestoreTarget,
 ): Promise<RestorePlanResult & { bodies: Map<string, CheckpointBody> }> {
   const ids = await entriesOf(port, target);
-  const reads = new Map<number, Read | string>();
+  const reads = new Map<CheckpointEntryId, Read | string>();
   for (const id of ids) reads.set(id, await readOrReason(port, id));
-  const metaPath = (id: number) => {
+  const metaPath = (id: CheckpointEntryId) => {
     const read = reads.get(id);
     return typeof read === 'string' ? null : (read?.path ?? null);
   };
@@ -113,8 +91,8 @@ export async function planRestore(
   const listed =
     'taskId' in target
       ? new Map((await port.listCheckpoints(target.taskId)).map((e) => [e.id, e.path]))
-      : new Map<number, string>();
-  const byPath = new Map<string, number[]>();
+      : new Map<CheckpointEntryId, string>();
+  const byPath = new Map<string, CheckpointEntryId[]>();
   for (const id of ids) {
     const path = metaPath(id) ?? listed.get(id) ?? `(entry ${id})`;
     byPath.set(path, [...(byPath.get(path) ?? []), id]);
@@ -122,8 +100,8 @@ export async function planRestore(
   const files: RestoreFilePlan[] = [];
   const bodies = new Map<string, CheckpointBody>();
   for (const [recorded, entryIds] of byPath) {
-    const oldest = reads.get(entryIds[0] as number);
-    const newest = reads.get(entryIds[entryIds.length - 1] as number);
+    const oldest = reads.get(entryIds[0] as CheckpointEntryId);
+    const newest = reads.get(entryIds[entryIds.length - 1] as CheckpointEntryId);
     const taskIds = [
       ...new Set(
         entryIds.map((id) => reads.get(id)).flatMap((r) => (r && typeof r !== 'string' ? [r.taskId] : [])),

@@ -7,6 +7,7 @@ import {
   type RetentionState,
   type RetentionTask,
 } from '../../core/retention/index';
+import type { CleanupLogEntry } from '../../core/api/lifecycle';
 import { createCheckpointsRepo } from './checkpoints-repo';
 import type { SqlDriver } from './driver';
 
@@ -91,20 +92,6 @@ export interface StepCounts {
   readonly bytes: number;
 }
 
-export interface CleanupRecord {
-  readonly id: number;
-  readonly taskId: TaskId;
-  readonly at: number;
-  readonly reason: CleanReason;
-  readonly reasonText: string;
-  readonly stepsRemoved: number;
-  readonly stepBytesRemoved: number;
-  readonly checkpointEntriesRemoved: number;
-  readonly bodiesRemoved: number;
-  readonly storedBytesRemoved: number;
-  readonly rawBytesRemoved: number;
-}
-
 interface LogRow {
   id: number;
   task_id: number;
@@ -119,7 +106,7 @@ interface LogRow {
 }
 
 /** The reason is stored as data only; its words are describeReason's (migration 5 dropped the stored copy). */
-const toRecord = (row: LogRow): CleanupRecord => {
+const toRecord = (row: LogRow): CleanupLogEntry => {
   const reason = JSON.parse(row.reason) as CleanReason;
   return {
     id: row.id,
@@ -213,7 +200,7 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
       at: number,
       reason: CleanReason,
       entryNote: string,
-    ): Promise<CleanupRecord | null> {
+    ): Promise<CleanupLogEntry | null> {
       const task = await db.get<{ heavy_removed_at: number | null }>(
         'SELECT heavy_removed_at FROM tasks WHERE id = ?',
         [taskId],
@@ -258,7 +245,7 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
       readonly taskId?: TaskId;
       readonly limit: number;
       readonly beforeId?: number;
-    }): Promise<CleanupRecord[]> {
+    }): Promise<CleanupLogEntry[]> {
       const rows = await db.all<LogRow>(
         `SELECT * FROM cleanup_log WHERE (?1 IS NULL OR task_id = ?1) AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
         [query.taskId ?? null, query.beforeId ?? null, query.limit],

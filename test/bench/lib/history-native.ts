@@ -6,8 +6,8 @@
  */
 import { createHistoryRepo } from '../../../src/storage/sqlite/history-repo';
 import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/open';
-import type { EventLog } from '../../../src/worker/features/events';
-import { createHistoryFeature } from '../../../src/worker/features/history';
+import type { EventLog } from '../../../src/engine/events/feature';
+import { createHistoryFeature } from '../../../src/engine/history/feature';
 import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';
 import { timeSearches, type SearchTiming } from './history-timing';
 

@@ -1,0 +1,129 @@
+/**
+ * Whole-brain export/import. Order on import: unpack and verify the archive, validate its database in memory,
+ * write the `.agent` files (each atomically, remembering what was there), then install the database; if that
+ * fails the files are put back. So a bad archive — or a failure half way — leaves the brain as it was.
+ */
+import { BrainError } from '../../core/errors';
+import { agentDir } from '../../core/paths';
+import {
+  packBrainArchive,
+  unpackBrainArchive,
+  maxArchiveEntryBytes,
+  type ArchiveFile,
+} from '../../storage/archive/brain-archive';
+import type { AgentFolder } from '../../storage/agent-folder/folder';
+import type { Database } from '../../storage/sqlite/database';
+import { migrations } from '../../storage/sqlite/migrations/index';
+import type { EngineContext } from '../context';
+import type { ArchiveApi, ArchiveProgressListener, BrainArchiveImportOptions } from '../../core/api/archive';
+
+export interface ArchiveFeatureDeps {
+  readonly database: Database;
+  /** The open project's folder, if any. */
+  readonly currentFolder: () => AgentFolder | null;
+  /** Opens (creating if needed) an OPFS project to receive an archive's files when none is open. */
+  readonly openImportTarget: (name: string) => Promise<AgentFolder>;
+}
+
+const knownSchemaVersion = Math.max(...migrations.map((m) => m.id));
+
+async function agentFiles(folder: AgentFolder): Promise<string[]> {
+  if ((await folder.kindOf(agentDir)) !== 'directory') return [];
+  const entries = await folder.list(agentDir, { recursive: true });
+  return entries.filter((entry) => entry.kind === 'file').map((entry) => entry.path);
+}
+
+export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDeps) {
+  const report = (
+    listener: ArchiveProgressListener | undefined,
+    ...args: Parameters<ArchiveProgressListener>
+  ) => {
+    // Progress is advisory: a listener in a page that went away must not fail the operation.
+    Promise.resolve()
+      .then(() => listener?.(...args))
+      .catch(() => undefined);
+  };
+
+  async function restoreFiles(folder: AgentFolder, previous: Map<string, Uint8Array | null>) {
+    for (const [path, bytes] of previous) {
+      if (bytes === null) await folder.remove(path).catch(() => undefined);
+      else await folder.write(path, bytes).catch(() => undefined);
+    }
+  }
+
+  return {
+    async exportBrain(onProgress?: ArchiveProgressListener) {
+      report(onProgress, { phase: 'database', done: 0, total: 0 });
+      const database = await deps.database.exportBytes();
+      const folder = deps.currentFolder();
+      const paths = folder ? await agentFiles(folder) : [];
+      const files: ArchiveFile[] = [];
+      for (const [index, path] of paths.entries()) {
+        report(onProgress, { phase: 'files', done: index, total: paths.length });
+        files.push({ path, bytes: (await folder!.read(path, { maxBytes: maxArchiveEntryBytes })).bytes });
+      }
+      report(onProgress, { phase: 'packing', done: 0, total: 0 });
+      const zip = await packBrainArchive({
+        database,
+        schemaVersion: deps.database.schemaVersion,
+        files,
+        createdAt: ctx.clock.now(),
+      });
+      report(onProgress, { phase: 'done', done: 1, total: 1 });
+      return zip;
+    },
+
+    async importBrain(
+      bytes: Uint8Array,
+      options: BrainArchiveImportOptions = {},
+      onProgress?: ArchiveProgressListener,
+    ) {
+      if (!(bytes instanceof Uint8Array))
+        throw new BrainError('InvalidArgument', 'importBrain takes the archive as a Uint8Array.');
+      report(onProgress, { phase: 'validating', done: 0, total: 2 });
+      const archive = await unpackBrainArchive(bytes, { knownSchemaVersion });
+      await deps.database.validateImport(archive.database);
+      report(onProgress, { phase: 'validating', done: 2, total: 2 });
+
+      let folder = deps.currentFolder();
+      if (!folder && archive.files.length > 0)
+        folder = await deps.openImportTarget(options.projectName ?? 'imported');
+      if (folder && archive.files.length > 0 && (await folder.permission()) !== 'granted') {
+        throw new BrainError(
+          'PermissionDenied',
+          `agent-brain may not write to the folder "${folder.name}"; allow it and retry. Nothing was changed.`,
+        );
+      }
+      const previous = new Map<string, Uint8Array | null>();
+      const existing = folder ? await agentFiles(folder) : [];
+      try {
+        for (const [index, file] of archive.files.entries()) {
+          report(onProgress, { phase: 'writing', done: index, total: archive.files.length });
+          const before = await folder!.stat(file.path);
+          previous.set(
+            file.path,
+            before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null,
+          );
+          await folder!.write(file.path, file.bytes);
+        }
+        report(onProgress, { phase: 'installing', done: 0, total: archive.database.byteLength });
+        const installed = await deps.database.importBytes(archive.database);
+        ctx.emit({ topic: 'database' });
+        if (folder) ctx.emit({ topic: 'project' });
+        report(onProgress, { phase: 'done', done: 1, total: 1 });
+        const written = new Set(archive.files.map((f) => f.path));
+        return {
+          schemaVersion: installed.schemaVersion,
+          migrated: installed.migrated,
+          databaseBytes: installed.bytes,
+          files: [...written],
+          project: folder?.name ?? null,
+          keptFiles: existing.filter((path) => !written.has(path)),
+        };
+      } catch (error) {
+        if (folder) await restoreFiles(folder, previous);
+        throw error;
+      }
+    },
+  } satisfies ArchiveApi;
+}

@@ -1,0 +1,269 @@
+import { extractCheckpoint } from '../../core/compression/extract';
+import { planCompression, type CompressionPlan } from '../../core/compression/plan-compression';
+import { renderSessionSummary } from '../../core/compression/render';
+import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compression/session-file';
+import type { SessionEvent } from '../../core/events/model';
+import { asSessionId, type SessionId } from '../../core/ids';
+import { requireId, requireText } from '../../core/model';
+import { syncPlanText } from '../../core/plan/plan-file';
+import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import type {
+  CompressionApi,
+  CompressOptions,
+  FilesWritten,
+  ResumePoint,
+  ResumeValidation,
+} from '../../core/api/memory';
+import { errorText, type EventLog } from '../events/feature';
+import { memoryPaths, updateFile, type MemoryFiles, type MemoryFilesProvider } from '../memory-files';
+
+export const SUMMARY_KIND = 'session_checkpoint';
+
+/** When the active context of a session passes either bound, the next recorded event compresses it. */
+export const autoCompressAt = { events: 200, chars: 200_000 };
+
+const MAX_TAIL = 500;
+
+/**
+ * compressContext, activeCheckpoint and resumePoint. agent.db is the source of truth and is written first, in one
+ * transaction; the `.agent` files follow (HISTORY.jsonl appended, SESSION.jsonl trimmed to the tail,
+ * SESSION_SUMMARY.md and PLAN.md rewritten), so a failure there loses nothing and the next compression repeats it.
+ */
+export function createCompressionFeature(log: EventLog, files: MemoryFilesProvider) {
+  const { sessions, tasks, events, history, plans } = log.repos;
+  const { db, clock } = log.ctx;
+  const journal = createJournalRepo(db);
+
+  /** The session's task (its current one, else the task of its latest event), with its plan. */
+  async function sessionState(sessionId: SessionId) {
+    const session = await sessions.get(sessionId);
+    const all = await events.list(sessionId);
+    let taskId = session.currentTaskId;
+    for (let i = all.length - 1; taskId === null && i >= 0; i--) taskId = all[i]?.taskId ?? null;
+    const task = taskId === null ? null : await tasks.get(taskId);
+    const plan = task === null ? null : await plans.get(task.id);
+    return { session, task, plan, events: all };
+  }
+
+  async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {
+    const state = await sessionState(sessionId);
+    const previous = await history.lastCompression(sessionId);
+    const keepTail =
+      options.keepTail === undefined
+        ? undefined
+        : Math.min(MAX_TAIL, Math.max(0, Math.floor(options.keepTail)));
+    const lastId = state.events[state.events.length - 1]?.id ?? null;
+    const prose = options.prose === undefined ? null : requireText(options.prose, 'Prose', 200_000);
+    const plan = planCompression({
+      sessionId,
+      taskId: state.task?.id ?? null,
+      taskTitle: state.task?.title ?? null,
+      events: state.events,
+      plan: state.plan,
+      previousSummaryChars: previous?.summary?.length ?? 0,
+      ...(keepTail === undefined ? {} : { limits: { keepTail } }),
+      render: {
+        taskTitle: state.task?.title ?? null,
+        compressedAt: now,
+        prose,
+        proseStale: prose !== null && options.proseFor !== undefined && options.proseFor !== lastId,
+      },
+    });
+    return { state, plan };
+  }
+
+  async function writeFiles(
+    folder: MemoryFiles,
+    sessionId: SessionId,
+    state: Awaited<ReturnType<typeof sessionState>>,
+    plan: CompressionPlan,
+    written: {
+      summary: boolean;
+      session: boolean;
+      history: boolean;
+      plan: boolean;
+      droppedFragments: number;
+    },
+  ) {
+    // Lines still in SESSION.jsonl whose events an earlier compression already moved (its file step failed).
+    const inFile = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
+    const moving = new Set(plan.compress.map((e) => e.id));
+    const leftover = new Set(inFile.events.map((e) => e.id));
+    const toHistory = state.events.filter(
+      (e) => moving.has(e.id) || (e.compressedAt !== null && leftover.has(e.id)),
+    );
+    if (toHistory.length > 0) await folder.appendLines(memoryPaths.history, toHistory.map(eventLine));
+    written.history = true;
+    await updateFile(folder, memoryPaths.session, (text) => {
+      const rewritten = rewriteSessionLog(text, sessionId, plan.tail);
+      written.droppedFragments = rewritten.dropped;
+      return rewritten.text;
+    });
+    written.session = true;
+    await updateFile(folder, memoryPaths.summary, () => plan.markdown);
+    written.summary = true;
+    if (state.plan && state.task) {
+      const { plan: p, task } = state;
+      await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, p, task.title));
+      written.plan = true;
+    }
+    return written;
+  }
+
+  async function compress(sessionId: SessionId, options: CompressOptions = {}) {
+    const now = clock.now();
+    const { state, plan } = await plannedCompression(sessionId, options, now);
+    const ids = await db.transaction(async () => {
+      const summaryId = await journal.addSummary({
+        sessionId,
+        taskId: state.task?.id ?? null,
+        kind: SUMMARY_KIND,
+        content: plan.markdown,
+        createdAt: now,
+      });
+      await history.indexPendingSummaries(sessionId, SUMMARY_KIND);
+      await history.indexPendingSteps(sessionId);
+      const moved = await events.markCompressed(
+        plan.compress.map((e) => e.id),
+        now,
+      );
+      const compressionId = await history.addCompression({
+        sessionId,
+        summaryId,
+        uptoEventId: plan.checkpoint.lastEventId,
+        checkpoint: JSON.stringify(plan.checkpoint),
+        budget: JSON.stringify(plan.budget),
+        createdAt: now,
+      });
+      return { summaryId, compressionId, moved };
+    });
+    log.ctx.emit({ topic: 'summaries', sessionId });
+    log.ctx.emit({ topic: 'events', sessionId });
+    let written: FilesWritten;
+    const folder = await files();
+    if (!folder)
+      written = {
+        summary: false,
+        session: false,
+        history: false,
+        plan: false,
+        droppedFragments: 0,
+        status: 'no-folder',
+      };
+    else {
+      const done = { summary: false, session: false, history: false, plan: false, droppedFragments: 0 };
+      try {
+        await writeFiles(folder, sessionId, state, plan, done);
+        written = { ...done, status: 'written' };
+      } catch (error) {
+        written = { ...done, status: 'failed', error: errorText(error) };
+      }
+    }
+    return {
+      compressionId: ids.compressionId,
+      summaryId: ids.summaryId,
+      checkpoint: plan.checkpoint,
+      budget: plan.budget,
+      markdown: plan.markdown,
+      movedToHistory: ids.moved,
+      files: written,
+    };
+  }
+
+  async function resumePoint(sessionId: SessionId): Promise<ResumePoint> {
+    const state = await sessionState(sessionId);
+    const { checkpoint } = extractCheckpoint({
+      sessionId,
+      taskId: state.task?.id ?? null,
+      taskTitle: state.task?.title ?? null,
+      events: state.events,
+      plan: state.plan,
+    });
+    const active = state.events.filter((e) => e.compressedAt === null);
+    const folder = await files();
+    const folderView = folder
+      ? await readFolder(folder, sessionId, active)
+      : { view: null, present: [] as string[] };
+    return {
+      sessionId,
+      task: state.task,
+      goal: checkpoint.goal,
+      plan: state.plan,
+      checkpoint,
+      firstUnfinishedAction: checkpoint.nextAction,
+      validationsDone: validationsDone(state.events),
+      filesChanged: checkpoint.files,
+      load: {
+        summaryMarkdown: renderSessionSummary(checkpoint, { taskTitle: state.task?.title ?? null }),
+        tail: active,
+        files: folderView.present,
+      },
+      folder: folderView.view,
+    };
+  }
+
+  return {
+    feature: {
+      async activeCheckpoint(sessionId: SessionId) {
+        const id = asSessionId(requireId(sessionId, 'sessionId'));
+        const { plan } = await plannedCompression(id, {}, clock.now());
+        return { checkpoint: plan.checkpoint, budget: plan.budget, markdown: plan.markdown };
+      },
+      compressContext: (sessionId: SessionId, options?: CompressOptions) => {
+        const id = asSessionId(requireId(sessionId, 'sessionId'));
+        if (options?.proseFor !== undefined && options.proseFor !== null)
+          requireId(options.proseFor, 'proseFor');
+        return compress(id, options ?? {});
+      },
+      resumePoint: (sessionId: SessionId) => resumePoint(asSessionId(requireId(sessionId, 'sessionId'))),
+    } satisfies CompressionApi,
+
+    /** Compresses when the session's active context passed its bound; true when it did. */
+    async maybeCompress(sessionId: SessionId): Promise<boolean> {
+      const active = await events.activeSize(sessionId);
+      if (active.events < autoCompressAt.events && active.chars < autoCompressAt.chars) return false;
+      await compress(sessionId);
+      return true;
+    },
+  };
+}
+
+/** Passed runs (latest per check and plan step) with no file change after them: they need not run again. */
+export function validationsDone(all: readonly SessionEvent[]): ResumeValidation[] {
+  const lastChange = all.reduce((max, e) => (e.kind === 'file_change' && e.id > max ? e.id : max), 0);
+  const latest = new Map<string, ResumeValidation>();
+  for (const e of [...all].sort((a, b) => a.id - b.id)) {
+    if (e.kind !== 'validation') continue;
+    latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, {
+      eventId: e.id,
+      name: e.name,
+      result: e.result,
+      planStepId: e.planStepId,
+      at: e.createdAt,
+    });
+  }
+  return [...latest.values()].filter((v) => v.result === 'passed' && v.eventId > lastChange);
+}
+
+async function readFolder(folder: MemoryFiles, sessionId: SessionId, active: readonly SessionEvent[]) {
+  const candidates = [
+    memoryPaths.summary,
+    memoryPaths.plan,
+    memoryPaths.progress,
+    '.agent/MEMORY.md',
+    '.agent/PROJECT_MEMORY.md',
+  ];
+  const present: string[] = [];
+  for (const path of candidates) if ((await folder.read(path)) !== null) present.push(path);
+  const log = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
+  const inFile = new Set(log.events.map((e) => e.id));
+  return {
+    present,
+    view: {
+      sessionLines: log.events.length,
+      tornLine: log.torn,
+      malformedLines: log.malformedLines,
+      missingFromFile: active.filter((e) => !inFile.has(e.id)).length,
+    },
+  };
+}

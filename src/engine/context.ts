@@ -1,0 +1,27 @@
+import type { Clock } from '../core/clock';
+import type { SqlDriver } from '../storage/sqlite/driver';
+import type { BrainChange } from '../core/api';
+
+/** Limits that protect the engine from runaway input; a playground may tighten or widen them. */
+export interface EngineLimits {
+  readonly maxTitleChars: number;
+  readonly maxMessageChars: number;
+  readonly maxStepJsonChars: number;
+  /** Checkpoint bodies larger than this are recorded as "not checkpointed: too large" (size kept, bytes not). */
+  readonly maxCheckpointBodyBytes: number;
+}
+
+export const defaultLimits: EngineLimits = {
+  maxTitleChars: 500,
+  maxMessageChars: 1_000_000,
+  maxStepJsonChars: 8_000_000,
+  maxCheckpointBodyBytes: 32 * 1024 * 1024,
+};
+
+/** What every feature module gets: the one connection, a clock, and a way to announce committed changes. */
+export interface EngineContext {
+  readonly db: SqlDriver;
+  readonly clock: Clock;
+  readonly limits: EngineLimits;
+  emit(change: BrainChange): void;
+}

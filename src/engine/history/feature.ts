@@ -1,0 +1,62 @@
+import { BrainError } from '../../core/errors';
+import { asPlanStepId } from '../../core/events/model';
+import { toFtsQuery } from '../../core/events/search';
+import { asEventId, asSessionId } from '../../core/ids';
+import { requireId, requireText } from '../../core/model';
+import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../../core/api/memory';
+import type { EventLog } from '../events/feature';
+
+const DEFAULT_LIMIT = 20;
+// Search is bound by the page cache (a 100 000-event index is tens of MiB): every connection gets 32 MiB, set
+// where it is opened (storage/sqlite/open.ts, PAGE_CACHE_KIB).
+const MAX_LIMIT = 200;
+
+/**
+ * Recall: full-text search (SQLite FTS5, bm25-ranked) over events, compressed summaries and the results of
+ * recorded tool steps. Each hit links back to its session, task, plan step, tool step and — for a file change —
+ * its checkpoint entry, whose diff `diffCheckpoint` opens.
+ */
+export function createHistoryFeature(log: EventLog) {
+  const { history } = log.repos;
+  return {
+    async searchHistory(query: string, options: SearchHistoryOptions = {}) {
+      const text = requireText(query, 'Search query', 1_000);
+      const fts = toFtsQuery(text);
+      if (fts === null) return { hits: [], matched: 'none' as const };
+      const limit = options.limit === undefined ? DEFAULT_LIMIT : requireId(options.limit, 'limit');
+      if (limit > MAX_LIMIT)
+        throw new BrainError('InvalidArgument', `limit is at most ${MAX_LIMIT}; got ${limit}.`);
+      if (options.kinds !== undefined && !Array.isArray(options.kinds)) {
+        throw new BrainError('InvalidArgument', 'kinds must be an array of event kinds (or summary, step).');
+      }
+      const { hits, matched } = await history.search(fts, {
+        limit,
+        ...(options.sessionId === undefined
+          ? {}
+          : { sessionId: asSessionId(requireId(options.sessionId, 'sessionId')) }),
+        ...(options.kinds === undefined
+          ? {}
+          : { kinds: options.kinds.map((k) => requireText(k, 'kind', 50)) }),
+      });
+      return {
+        matched: hits.length === 0 ? ('none' as const) : matched,
+        hits: hits.map((hit): HistoryHit => ({
+          source: hit.source,
+          sourceId: hit.sourceId,
+          eventId: hit.source === 'event' ? asEventId(hit.sourceId) : null,
+          sessionId: hit.sessionId,
+          taskId: hit.taskId,
+          stepId: hit.stepId,
+          planStepId: hit.planStepId === null ? null : asPlanStepId(hit.planStepId),
+          kind: hit.kind,
+          path: hit.path,
+          checkpointEntryId: hit.checkpointEntryId,
+          title: hit.title,
+          snippet: hit.snippet,
+          score: hit.score,
+          createdAt: hit.createdAt,
+        })),
+      };
+    },
+  } satisfies HistoryApi;
+}

@@ -1,0 +1,205 @@
+/**
+ * Lifecycle, running: applies the plan, one transaction per task, in turns on the engine's queue.
+ *
+ * A whole cleanup of a large backlog takes minutes on OPFS (~0.3 s a task), and every engine call runs alone on
+ * the one connection. So `cleanup()` is not one engine call: each turn re-plans (other calls may have changed
+ * what is protected meanwhile), cleans tasks until about `turnBudgetMs` has passed (at least one), and lets the
+ * calls queued meanwhile run before the next turn. Progress goes to an optional listener after each task.
+ */
+import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
+import type { TaskId } from '../../core/ids';
+import { removalNote, type CleanReason, type TimerPort } from '../../core/retention/index';
+import type { CleanupRepo } from '../../storage/sqlite/cleanup-repo';
+import type { EngineContext } from '../context';
+import type {
+  CleanupLogEntry,
+  CleanupOptions,
+  CleanupProgressListener,
+  CleanupReport,
+} from '../../core/api/lifecycle';
+import type { Planner } from './plan';
+
+/** How long one turn on the engine queue may clean before it lets other calls in (it always cleans one task). */
+export const turnBudgetMs = 100;
+
+/**
+ * Lets the worker's event loop run: the engine's calls are microtasks end to end (the OPFS VFS is synchronous), so
+ * without a macrotask between two turns a call arriving from the page would wait for the whole cleanup.
+ */
+const nextMacrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+function errorData(error: unknown): BrainErrorData {
+  if (isBrainError(error)) return error.toData();
+  return { code: 'Internal', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** One `cleanup()` call's state across its turns. */
+interface Run {
+  readonly maxTasks: number;
+  readonly onProgress: CleanupProgressListener | undefined;
+  readonly startedAt: number;
+  planned: number | null;
+  readonly cleaned: CleanupLogEntry[];
+  readonly failed: { taskId: TaskId; error: BrainErrorData }[];
+  /** Tasks this call handled (cleaned, failed, or found cleaned already): never tried twice in one call. */
+  readonly handled: Set<TaskId>;
+  deferred: number;
+  remaining: number;
+}
+
+type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
+
+function requireMaxTasks(input: CleanupOptions | undefined): number {
+  const maxTasks = input?.maxTasks ?? Infinity;
+  if (maxTasks !== Infinity && (!Number.isSafeInteger(maxTasks) || maxTasks < 1)) {
+    throw new BrainError('InvalidArgument', 'maxTasks must be a whole number ≥ 1.');
+  }
+  return maxTasks;
+}
+
+export function createCleanupRunner(
+  ctx: EngineContext,
+  deps: { readonly repo: CleanupRepo; readonly planner: Planner; readonly timers: TimerPort },
+) {
+  const { db, clock } = ctx;
+  const { repo, planner, timers } = deps;
+  /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
+  const live = new WeakSet<Run>();
+
+  function newRun(input: CleanupOptions | undefined, onProgress: CleanupProgressListener | undefined): Run {
+    return {
+      maxTasks: requireMaxTasks(input),
+      onProgress: typeof onProgress === 'function' ? onProgress : undefined,
+      startedAt: clock.now(),
+      planned: null,
+      cleaned: [],
+      failed: [],
+      handled: new Set(),
+      deferred: 0,
+      remaining: 0,
+    };
+  }
+
+  function progress(run: Run, taskId: TaskId, left: number) {
+    if (!run.onProgress) return;
+    const done = run.cleaned.length + run.failed.length;
+    const report = {
+      done,
+      total: done + Math.min(left, run.maxTasks - run.handled.size),
+      cleaned: run.cleaned.length,
+      failed: run.failed.length,
+      bytesFreed: bytesFreed(run),
+      taskId,
+    };
+    try {
+      // A listener in a closed page rejects (it is a proxy): the cleanup goes on without it.
+      const pending = run.onProgress(report) as unknown;
+      if (pending instanceof Promise) pending.catch(() => undefined);
+    } catch {
+      // A throwing listener does not stop the cleanup either.
+    }
+  }
+
+  const bytesFreed = (run: Run) =>
+    run.cleaned.reduce((sum, r) => sum + r.stepBytesRemoved + r.storedBytesRemoved, 0);
+
+  /** One turn: re-plan, then clean tasks (one transaction each) until the budget or the call's cap is spent. */
+  async function turn(run: Run): Promise<boolean> {
+    const started = timers.now();
+    const { plan, tasksById } = await planner.currentPlan();
+    run.planned ??= plan.clean.length;
+    const all = [...plan.verdicts, ...plan.vanished];
+    run.deferred = all.filter((v) => v.verdict === 'skip' && v.reasons[0].kind === 'orphan-deferred').length;
+    const toClean = all
+      .filter((v) => v.verdict === 'clean' && !run.handled.has(v.taskId))
+      .sort((a, b) => a.taskId - b.taskId);
+    let left = toClean.length;
+    for (const verdict of toClean) {
+      if (run.handled.size >= run.maxTasks) break;
+      if (left < toClean.length && timers.now() - started >= turnBudgetMs) break;
+      if (verdict.verdict !== 'clean') continue;
+      left--;
+      run.handled.add(verdict.taskId);
+      const reason: CleanReason = verdict.reasons[0];
+      try {
+        // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
+        const record = await db.transaction(() =>
+          repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
+        );
+        if (!record) continue;
+        run.cleaned.push(record);
+        const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;
+        ctx.emit({
+          topic: 'cleanup',
+          taskId: verdict.taskId,
+          ...(sessionId === null ? {} : { sessionId }),
+        });
+      } catch (error) {
+        if (isBrainError(error, 'Closed') || isBrainError(error, 'OpenElsewhere')) throw error;
+        run.failed.push({ taskId: verdict.taskId, error: errorData(error) });
+      }
+      progress(run, verdict.taskId, left);
+    }
+    run.remaining = left;
+    return left > 0 && run.handled.size < run.maxTasks;
+  }
+
+  function report(run: Run): CleanupReport {
+    return {
+      startedAt: run.startedAt,
+      finishedAt: clock.now(),
+      planned: run.planned ?? 0,
+      cleaned: run.cleaned,
+      failed: run.failed,
+      deferred: run.deferred,
+      remaining: run.remaining,
+      bytesFreed: bytesFreed(run),
+    };
+  }
+
+  return {
+    /**
+     * The engine method. Called by `inTurns` with its run, it does one turn of that run; called otherwise
+     * (an engine used without its queue) it does the whole cleanup in one go.
+     */
+    async cleanup(
+      input?: CleanupOptions,
+      onProgress?: CleanupProgressListener,
+      run?: unknown,
+    ): Promise<CleanupReport> {
+      if (live.has(run as Run)) {
+        await turn(run as Run);
+        return report(run as Run);
+      }
+      const whole = newRun(input, onProgress);
+      while (await turn(whole));
+      return report(whole);
+    },
+
+    /**
+     * `cleanup()` as callers get it: turns of `queued` (the engine method on the serialised engine), each its own
+     * engine call, so calls made meanwhile run between two tasks.
+     */
+    inTurns(queued: Cleanup): Cleanup {
+      const withRun = queued as (
+        o?: CleanupOptions,
+        p?: CleanupProgressListener,
+        run?: Run,
+      ) => Promise<unknown>;
+      return async (options, onProgress) => {
+        const run = newRun(options, onProgress);
+        live.add(run);
+        try {
+          await withRun(options, onProgress, run);
+          while (run.remaining > 0 && run.handled.size < run.maxTasks) {
+            await nextMacrotask();
+            await withRun(options, onProgress, run);
+          }
+          return report(run);
+        } finally {
+          live.delete(run);
+        }
+      };
+    },
+  };
+}
