@@ -16,7 +16,10 @@ export interface OpenedBrain {
 
 export type StorageEstimate = () => Promise<Pick<BrainInfo, 'quota' | 'persisted'>>;
 
-export function createOpfsBrainOpener(): (dbName: string, storageEstimate: StorageEstimate) => Promise<OpenedBrain> {
+export function createOpfsBrainOpener(): (
+  dbName: string,
+  storageEstimate: StorageEstimate,
+) => Promise<OpenedBrain> {
   let engine: Promise<SqliteEngine> | undefined;
   return async (dbName, storageEstimate) => {
     engine ??= createOpfsSqliteEngine();

@@ -9,7 +9,7 @@ import { migrate } from '../../src/storage/sqlite/migrate';
 import { createCheckpointsRepo } from '../../src/storage/sqlite/checkpoints-repo';
 import { defaultLimits, type EngineContext, type EngineLimits } from '../../src/engine/context';
 import { createCheckpointsFeature } from '../../src/engine/checkpoints/feature';
-import { createCoreFeature } from '../../src/engine/sessions/feature';
+import { createSessionsFeature } from '../../src/engine/sessions/feature';
 import type { BrainChange, CheckpointBody, CheckpointEntryId, TaskId } from '../../src/core/api';
 import {
   describeCheckpointContract,
@@ -31,7 +31,7 @@ async function nodeEngine(limits: Partial<EngineLimits> = {}) {
     limits: { ...defaultLimits, ...limits },
     emit: (change) => changes.push(change),
   };
-  const features = { ...createCoreFeature(ctx), ...createCheckpointsFeature(ctx) };
+  const features = { ...createSessionsFeature(ctx), ...createCheckpointsFeature(ctx) };
   // A second engine on the same database, as after a restart: nothing cached, every read decodes storage.
   const cold = () => createCheckpointsFeature(ctx);
   const queue = createSerialQueue();

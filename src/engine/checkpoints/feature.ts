@@ -1,18 +1,26 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { BrainError } from '../../core/errors';
-import { asCheckpointEntryId, asStepId, asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { asStepId, type CheckpointEntryId, type TaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { createBodyCache } from '../../storage/blobs/cache';
 import { BODY_SIZE_CEILING } from '../../storage/blobs/codec';
-import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
+import { bytesToText, looksBinary } from '../../storage/blobs/text';
 import {
   createCheckpointsRepo,
   type EntryRecord,
   type NewEntry,
-  type NewEntrySide,
 } from '../../storage/sqlite/checkpoints-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { EngineContext } from '../context';
+import {
+  bodyOf,
+  DIFF_TIMEOUT_MS,
+  entryIdOf,
+  notCheckpointedMessage,
+  prepareSide,
+  requirePath,
+  taskIdOf,
+} from './validate';
 import type {
   CheckpointBody,
   CheckpointContent,
@@ -21,78 +29,6 @@ import type {
   CheckpointFileInput,
   CheckpointsApi,
 } from '../../core/api/checkpoints';
-
-const MAX_PATH_CHARS = 4096;
-/** Diffs of pathological inputs stop here rather than hold the engine for minutes. */
-const DIFF_TIMEOUT_MS = 5_000;
-
-const taskIdOf = (value: unknown) => asTaskId(requireId(value, 'taskId'));
-const entryIdOf = (value: unknown) => asCheckpointEntryId(requireId(value, 'entryId'));
-
-/** UTF-8 length of a string without encoding it (lone surrogates count as the 3 bytes of U+FFFD). */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (
-      unit >= 0xd800 &&
-      unit <= 0xdbff &&
-      i + 1 < text.length &&
-      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
-    ) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-function prepareSide(value: unknown, what: string, cap: number): { side: NewEntrySide; binary: boolean } {
-  if (value === null) return { side: { kind: 'absent' }, binary: false };
-  if (typeof value === 'string') {
-    // Cheap pre-check: a string of more UTF-16 units than the cap is over it in UTF-8 too.
-    const size = value.length > cap ? utf8Length(value) : -1;
-    if (size > cap) return { side: { kind: 'too-large', size }, binary: false };
-    const raw = textToBytes(value, what);
-    if (raw.length > cap) return { side: { kind: 'too-large', size: raw.length }, binary: false };
-    return { side: { kind: 'text', raw }, binary: false };
-  }
-  if (value instanceof Uint8Array) {
-    if (value.length > cap) return { side: { kind: 'too-large', size: value.length }, binary: true };
-    // Our own copy: the caller may reuse its buffer, and the store caches what it writes.
-    const raw = new Uint8Array(value);
-    return { side: { kind: 'bytes', raw }, binary: looksBinary(raw) };
-  }
-  throw new BrainError('InvalidArgument', `${what} must be a string, a Uint8Array or null (file absent).`);
-}
-
-function requirePath(value: unknown): string {
-  if (typeof value !== 'string' || value === '')
-    throw new BrainError('InvalidArgument', 'A checkpoint path must be a non-empty string.');
-  if (value.length > MAX_PATH_CHARS)
-    throw new BrainError('TooLarge', `A checkpoint path is limited to ${MAX_PATH_CHARS} characters.`);
-  if (value.includes('\0'))
-    throw new BrainError('InvalidArgument', 'A checkpoint path cannot contain a NUL character.');
-  return value;
-}
-
-function bodyOf(raw: Uint8Array | null, kind: EntryRecord['before']['kind'], what: string): CheckpointBody {
-  if (kind === 'absent') return null;
-  if (raw === null) throw new BrainError('Internal', `${what} has no stored body.`);
-  if (kind === 'bytes') return raw.slice();
-  const text = bytesToText(raw);
-  // The bytes passed their SHA-256, so they are the UTF-8 we wrote; anything else is a bug, not damage.
-  if (text === null) throw new BrainError('Internal', `${what} was stored as text but is not UTF-8.`);
-  return text;
-}
-
-function notCheckpointedMessage(record: EntryRecord, cap: number): string {
-  const sides = (['before', 'after'] as const).filter((side) => record[side].kind === 'too-large');
-  const sizes = sides.map((side) => `${side}: ${record[side].size} bytes`).join(', ');
-  return `Checkpoint entry ${record.id} (${record.path}) was not checkpointed in full: too large (${sizes}; the cap is ${cap} bytes).`;
-}
 
 /** Checkpoint entries: record file changes, list them, read them back verified, diff them. */
 export function createCheckpointsFeature(ctx: EngineContext) {

@@ -2,19 +2,13 @@ import { extractCheckpoint } from '../../core/compression/extract';
 import { planCompression, type CompressionPlan } from '../../core/compression/plan-compression';
 import { renderSessionSummary } from '../../core/compression/render';
 import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compression/session-file';
-import type { SessionEvent } from '../../core/events/model';
 import { asSessionId, type SessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import { syncPlanText } from '../../core/plan/plan-file';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
-import type {
-  CompressionApi,
-  CompressOptions,
-  FilesWritten,
-  ResumePoint,
-  ResumeValidation,
-} from '../../core/api/memory';
-import { errorText, type EventLog } from '../events/feature';
+import type { CompressionApi, CompressOptions, FilesWritten, ResumePoint } from '../../core/api/memory';
+import { errorText, type EventLog } from '../events/log';
+import { readFolder, validationsDone } from './resume';
 import { memoryPaths, updateFile, type MemoryFiles, type MemoryFilesProvider } from '../memory-files';
 
 export const SUMMARY_KIND = 'session_checkpoint';
@@ -224,46 +218,6 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       if (active.events < autoCompressAt.events && active.chars < autoCompressAt.chars) return false;
       await compress(sessionId);
       return true;
-    },
-  };
-}
-
-/** Passed runs (latest per check and plan step) with no file change after them: they need not run again. */
-export function validationsDone(all: readonly SessionEvent[]): ResumeValidation[] {
-  const lastChange = all.reduce((max, e) => (e.kind === 'file_change' && e.id > max ? e.id : max), 0);
-  const latest = new Map<string, ResumeValidation>();
-  for (const e of [...all].sort((a, b) => a.id - b.id)) {
-    if (e.kind !== 'validation') continue;
-    latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, {
-      eventId: e.id,
-      name: e.name,
-      result: e.result,
-      planStepId: e.planStepId,
-      at: e.createdAt,
-    });
-  }
-  return [...latest.values()].filter((v) => v.result === 'passed' && v.eventId > lastChange);
-}
-
-async function readFolder(folder: MemoryFiles, sessionId: SessionId, active: readonly SessionEvent[]) {
-  const candidates = [
-    memoryPaths.summary,
-    memoryPaths.plan,
-    memoryPaths.progress,
-    '.agent/MEMORY.md',
-    '.agent/PROJECT_MEMORY.md',
-  ];
-  const present: string[] = [];
-  for (const path of candidates) if ((await folder.read(path)) !== null) present.push(path);
-  const log = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
-  const inFile = new Set(log.events.map((e) => e.id));
-  return {
-    present,
-    view: {
-      sessionLines: log.events.length,
-      tornLine: log.torn,
-      malformedLines: log.malformedLines,
-      missingFromFile: active.filter((e) => !inFile.has(e.id)).length,
     },
   };
 }

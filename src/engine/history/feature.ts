@@ -4,7 +4,7 @@ import { toFtsQuery } from '../../core/events/search';
 import { asEventId, asSessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../../core/api/memory';
-import type { EventLog } from '../events/feature';
+import type { EventLog } from '../events/log';
 
 const DEFAULT_LIMIT = 20;
 // Search is bound by the page cache (a 100 000-event index is tens of MiB): every connection gets 32 MiB, set

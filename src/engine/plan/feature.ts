@@ -18,7 +18,7 @@ import {
   type ProgressNote,
 } from '../../core/plan/plan-file';
 import type { PlanApi, PlanChange, PlanFileStatus, RecordedEvent } from '../../core/api/memory';
-import { errorText, type EventLog } from '../events/feature';
+import { errorText, type EventLog } from '../events/log';
 import { memoryPaths, updateFile, type MemoryFilesProvider } from '../memory-files';
 
 const taskIdOf = (value: unknown) => asTaskId(requireId(value, 'taskId'));

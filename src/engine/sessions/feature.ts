@@ -20,7 +20,7 @@ const sessionIdOf = (value: unknown) => asSessionId(requireId(value, 'sessionId'
 const taskIdOf = (value: unknown, what = 'taskId') => asTaskId(requireId(value, what));
 
 /** Sessions, tasks, messages, steps and summaries (everything but subscribe/info, which the assembly adds). */
-export function createCoreFeature(ctx: EngineContext) {
+export function createSessionsFeature(ctx: EngineContext) {
   const { db, clock, limits } = ctx;
   const sessions = createSessionsRepo(db);
   const tasks = createTasksRepo(db);

@@ -5,7 +5,7 @@ import { asTaskId } from '../../core/ids';
 import { requireId, requireText, type Task } from '../../core/model';
 import { draftSkill } from '../../core/plan/skill-draft';
 import type { SkillDraftResult, SkillsApi } from '../../core/api/memory';
-import type { EventLog } from '../events/feature';
+import type { EventLog } from '../events/log';
 import type { MemoryFilesProvider } from '../memory-files';
 
 /** The task and its child tasks, all the way down (a child agent's work is part of what worked). */

@@ -6,7 +6,7 @@
  */
 import { createHistoryRepo } from '../../../src/storage/sqlite/history-repo';
 import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/open';
-import type { EventLog } from '../../../src/engine/events/feature';
+import type { EventLog } from '../../../src/engine/events/log';
 import { createHistoryFeature } from '../../../src/engine/history/feature';
 import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';
 import { timeSearches, type SearchTiming } from './history-timing';

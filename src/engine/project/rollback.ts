@@ -1,0 +1,104 @@
+/**
+ * Rollback into the open folder: plan a restore of checkpoint entries (or a whole task), apply what the person
+ * confirmed, and record the restore as its own finished "Restore: …" task — so the rollback can itself be undone.
+ */
+import type { CheckpointBody } from '../../core/api/checkpoints';
+import type { RestoreInput, RestorePlan, RestoreResult, RestoreTarget } from '../../core/api/project';
+import { BrainError } from '../../core/errors';
+import { asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { applyRestore, planRestore, type RestoreCheckpointPort } from '../../storage/agent-folder/restore';
+import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import type { CurrentProject } from './current';
+import { requireTarget } from './validate';
+
+/** The checkpoint store as rollback uses it: read entries, and record the restore's own changes. */
+export interface ProjectCheckpointPort extends RestoreCheckpointPort {
+  checkpointFiles(
+    inputs: readonly {
+      readonly taskId: TaskId;
+      readonly path: string;
+      readonly before: CheckpointBody;
+      readonly after: CheckpointBody;
+    }[],
+  ): Promise<{ readonly ids: readonly CheckpointEntryId[] }>;
+}
+
+export function createRollbackApi(project: CurrentProject, checkpoints?: () => ProjectCheckpointPort) {
+  const { ctx } = project;
+
+  function checkpointStore(): ProjectCheckpointPort {
+    const port = checkpoints?.();
+    if (!port)
+      throw new BrainError(
+        'Internal',
+        'Rollback needs the checkpoint store, which this engine was built without.',
+      );
+    return port;
+  }
+
+  /** A finished "Restore: …" task beside the restored task(s), holding the restore's own checkpoint entries. */
+  async function restoreTask(taskIds: readonly TaskId[]): Promise<TaskId> {
+    const now = ctx.clock.now();
+    const tasks = createTasksRepo(ctx.db);
+    const sessions = createSessionsRepo(ctx.db);
+    return ctx.db.transaction(async () => {
+      const originals = await Promise.all(taskIds.map((id) => tasks.get(id)));
+      const first = originals[0];
+      const sessionId = first?.sessionId ?? (await sessions.create('Restores', now));
+      const title = `Restore: ${originals.map((t) => t.title).join(', ') || 'checkpoint entries'}`.slice(
+        0,
+        ctx.limits.maxTitleChars,
+      );
+      const id = await tasks.insert({
+        sessionId,
+        title,
+        parentTaskId: null,
+        references: originals.map((t) => ({ to: t.id, kind: 'reference' as const })),
+        now,
+      });
+      await tasks.setState(id, 'done', now);
+      return id;
+    });
+  }
+
+  return {
+    async planRestore(target: RestoreTarget): Promise<RestorePlan> {
+      const checked = requireTarget(target);
+      const { files } = await planRestore(project.folder(), checkpointStore(), checked);
+      return { target: checked, files };
+    },
+
+    async restoreCheckpoints(input: RestoreInput): Promise<RestoreResult> {
+      const target = requireTarget(input?.target);
+      const f = project.folder();
+      const store = checkpointStore();
+      const plan = await planRestore(f, store, target);
+      const { applied, failure } = await applyRestore(f, plan, input.files);
+      if (applied.length === 0) {
+        if (failure) throw failure;
+        return { restoreTaskId: null, restored: [] };
+      }
+      const taskIds = [
+        ...new Set(
+          plan.files.filter((row) => applied.some((a) => a.path === row.path)).flatMap((row) => row.taskIds),
+        ),
+      ].map(asTaskId);
+      const taskId = await restoreTask(taskIds);
+      const { ids } = await store.checkpointFiles(
+        applied.map((a) => ({ taskId, path: a.path, before: a.previous, after: a.restored })),
+      );
+      for (const a of applied) project.changed(a.path);
+      ctx.emit({ topic: 'tasks', taskId });
+      if (failure) throw failure;
+      return {
+        restoreTaskId: taskId,
+        restored: applied.map((a, i) => ({
+          path: a.path,
+          entryId: ids[i] as CheckpointEntryId,
+          action: a.restored === null ? ('delete' as const) : ('write' as const),
+        })),
+      };
+    },
+  };
+}
