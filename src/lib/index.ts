@@ -8,7 +8,7 @@ import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
-import { transferBytes, watchProgressVia } from './storage-client';
+import { transferBytes, transferCopy, watchProgressVia } from './storage-client';
 import type {
   ArchiveProgressListener,
   BrainApi,
@@ -152,6 +152,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     // Progress listeners cross the worker by reference.
     exportBrain: (onProgress?: ArchiveProgressListener) =>
       call('exportBrain')(onProgress && Comlink.proxy(onProgress)),
+    // A copy crosses: the caller still needs its bytes for the import that follows.
+    previewBrainArchive: async (bytes: Uint8Array) => call('previewBrainArchive')(await transferCopy(bytes)),
     importBrain: (
       bytes: Uint8Array,
       options?: BrainArchiveImportOptions,

@@ -1,29 +1,22 @@
 /**
- * Pure helpers of the whole-brain archive panel: file names, the manifest read ahead of the confirmation, how
- * the archive's files meet the open project's, and the engine's progress in words.
+ * Pure helpers of the whole-brain archive panel: file names, how the archive's files (from the engine's
+ * preview of its manifest) meet the open project's, and the engine's progress in words.
  */
-import type { ArchiveProgress } from '../lib/index';
+import type { ArchiveProgress, BrainArchivePreview } from '../lib/index';
 import type { Progress } from './state/operation.svelte';
-
-/** What the archive's manifest says, read before asking the person to confirm (null when it cannot be read). */
-export interface ArchivePeek {
-  readonly createdAt: number;
-  readonly databaseBytes: number;
-  readonly schemaVersion: number;
-  readonly files: readonly string[];
-}
 
 /** How the archive's `.agent` files meet the open project's: replaced, added, and left as they are. */
 export function fileChanges(
-  peek: ArchivePeek | null,
+  preview: BrainArchivePreview | null,
   current: readonly string[],
 ): { replaced: string[]; added: string[]; kept: string[] } | null {
-  if (!peek) return null;
-  const incoming = new Set(peek.files);
+  if (!preview) return null;
+  const paths = preview.files.map((file) => file.path);
+  const incoming = new Set(paths);
   const present = new Set(current);
   return {
-    replaced: peek.files.filter((path) => present.has(path)),
-    added: peek.files.filter((path) => !present.has(path)),
+    replaced: paths.filter((path) => present.has(path)),
+    added: paths.filter((path) => !present.has(path)),
     kept: current.filter((path) => !incoming.has(path)),
   };
 }
@@ -55,35 +48,6 @@ export function projectNameFromArchive(fileName: string): string {
   const base = /^(.+?)-brain-\d{4}-\d{2}-\d{2}/.exec(fileName)?.[1] ?? 'imported';
   const name = base === demoProjectName ? 'demo-imported' : base.slice(0, 64);
   return projectNameProblem(name) === null ? name : 'imported';
-}
-
-/**
- * The manifest of a whole-brain archive, read on the main thread without inflating anything else (fflate reads
- * the zip's directory and inflates only `manifest.json`). Any failure gives null: the engine validates the whole
- * archive anyway and says what is wrong.
- */
-export async function peekArchive(bytes: Uint8Array): Promise<ArchivePeek | null> {
-  try {
-    const { unzipSync, strFromU8 } = await import('fflate');
-    const entry = unzipSync(bytes, { filter: (file) => file.name === 'manifest.json' })['manifest.json'];
-    if (!entry) return null;
-    const manifest = JSON.parse(strFromU8(entry)) as {
-      createdAt?: unknown;
-      database?: { bytes?: unknown; schemaVersion?: unknown };
-      files?: { path?: unknown }[];
-    };
-    const { createdAt, database, files } = manifest;
-    if (typeof createdAt !== 'number' || typeof database?.bytes !== 'number') return null;
-    if (typeof database.schemaVersion !== 'number' || !Array.isArray(files)) return null;
-    return {
-      createdAt,
-      databaseBytes: database.bytes,
-      schemaVersion: database.schemaVersion,
-      files: files.map((file) => String(file.path)),
-    };
-  } catch {
-    return null;
-  }
 }
 
 /** The engine's archive progress in words, with counts where the phase has them. */

@@ -41,6 +41,13 @@ describe('whole-brain export and import', () => {
     await expect.poll(() => phases.at(-1)).toBe('done');
 
     const fresh = await brain();
+    // The preview reads the manifest from a copy: the caller's bytes stay whole for the import.
+    const size = zip.byteLength;
+    const preview = await fresh.previewBrainArchive(zip);
+    expect(preview).toMatchObject({ databaseBytes: expect.any(Number), schemaVersion: expect.any(Number) });
+    expect(preview.files.map((f) => f.path).sort()).toEqual(agentFiles);
+    expect(preview.files.every((f) => f.bytes > 0)).toBe(true);
+    expect(zip.byteLength).toBe(size);
     const report = await fresh.importBrain(zip, { projectName: unique('restored') });
     expect([...report.files].sort()).toEqual(agentFiles);
     expect((await fresh.listSessions()).map((s) => s.title)).toEqual(['archived session']);
@@ -86,6 +93,9 @@ describe('whole-brain export and import', () => {
       ['newer schema', manifestEdit((m) => (m.database.schemaVersion = 999)), 'NewerSchema'],
     ];
     for (const [what, bytes, code] of bad) {
+      // The preview reads only the manifest: a bad hash passes it, everything else is refused there already.
+      if (what === 'bad hash') await expect(target.previewBrainArchive(bytes), what).resolves.toBeDefined();
+      else await expect(target.previewBrainArchive(bytes), what).rejects.toMatchObject({ code });
       await expect(target.importBrain(bytes), what).rejects.toMatchObject({ code });
     }
     expect((await target.listSessions()).map((s) => s.title)).toEqual(['keep me']);

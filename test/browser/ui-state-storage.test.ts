@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { UpdateState, type UpdateSource } from '../../src/ui/state/app-update.svelte';
 import { ArchiveState } from '../../src/ui/state/archive.svelte';
 import { BrainState } from '../../src/ui/state/brain.svelte';
@@ -174,7 +174,9 @@ describe('the whole-brain archive state', () => {
       projectName: 'my-proj',
       current: { sessions: 0, project: null },
     });
-    expect(importer.pending?.peek?.files).toHaveLength(files);
+    // The engine read the manifest from a copy: the bytes the import needs stay with the state.
+    expect(importer.pending?.preview?.files).toHaveLength(files);
+    expect(importer.pending?.refusal).toBeNull();
     expect(await target.brain!.listSessions()).toEqual([]);
     const report = await importer.confirm(unique('restored'));
     expect(importer.importing.error).toBeNull();
@@ -182,9 +184,21 @@ describe('the whole-brain archive state', () => {
     expect((await target.brain!.listSessions()).map((s) => s.title)).toEqual(['archived']);
     expect(JSON.parse(store.values.get(lastProjectKey)!)).toEqual({ kind: 'opfs', name: report!.project });
 
-    // A refusal is the engine's reason, said plainly; the pending archive is gone either way.
+    // An archive the preview refuses: the reason is in the confirmation, and confirming imports nothing.
     await importer.choose(new File([zip.subarray(0, 100)], 'broken.zip'));
-    expect(importer.pending?.peek).toBeNull();
+    expect(importer.pending?.preview).toBeNull();
+    expect(importer.pending?.refusal).toMatch(
+      /^This archive cannot be imported: the zip is damaged or truncated .*Nothing was changed\.$/,
+    );
+    expect(await importer.confirm()).toBeUndefined();
+    expect(importer.importing.error).toBeNull();
+    // One only the import can tell (a file that does not match its hash): the engine's reason, said plainly;
+    // the pending archive is gone either way.
+    const entries = unzipSync(zip);
+    const [name] = Object.keys(entries).filter((path) => path.startsWith('project/'));
+    entries[name!] = strToU8('tampered');
+    await importer.choose(new File([zipSync(entries)], 'tampered.zip'));
+    expect(importer.pending?.refusal).toBeNull();
     expect(await importer.confirm()).toBeUndefined();
     expect(importer.importing.error).toMatch(
       /^Import refused\. This archive cannot be imported: .*Nothing was changed\.$/,

@@ -304,7 +304,46 @@ test('tampered archives are refused with a clear message and nothing changes', a
   const middle = Math.floor(exported.buffer.length / 2);
   const flipped = Buffer.from(exported.buffer);
   flipped[middle] = flipped[middle]! ^ 0xff;
-  const cases: [string, Buffer, RegExp][] = [
+  const tampered = (buffer: Buffer): Archive => ({
+    name: `tampered-brain-2026-01-01-0000.zip`,
+    mimeType: 'application/zip',
+    buffer,
+  });
+  // The engine reads the manifest ahead: what it refuses there is said in the confirmation, with the import off.
+  const refusedAhead: [string, Buffer, RegExp][] = [
+    [
+      'a truncated zip',
+      exported.buffer.subarray(0, exported.buffer.length - 300),
+      /^This archive cannot be imported: the zip is damaged or truncated/,
+    ],
+    [
+      'a path escaping the folder',
+      withManifest((m) => (m.files[0]!.path = '.agent/../../outside.md')),
+      /"\.agent\/\.\.\/\.\.\/outside\.md" is refused: "\.\." leaves the project folder\.$/,
+    ],
+    [
+      'a newer schema',
+      withManifest((m) => (m.database.schemaVersion = 999)),
+      /schema version 999; this build knows up to \d+\. Update the app to import it\. Nothing was changed\.$/,
+    ],
+  ];
+  for (const [what, buffer, message] of refusedAhead) {
+    const dialog = await pickArchive(pageB, tampered(buffer));
+    await expect(dialog.getByTestId('archive-peek'), what).toContainText(message);
+    const replace = dialog.getByRole('button', { name: 'Replace this brain' });
+    await expect(replace, what).toBeDisabled();
+    await expect(replace, what).toHaveAccessibleDescription(message);
+    await expect(dialog.getByTestId('replace-database'), what).toHaveCount(0);
+    if (what === 'a newer schema') {
+      await saveScreenshot(pageB, 'archive-refused-light');
+      await expectAccessible(pageB, 'a refused archive');
+    }
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect(await snapshot(pageB, entryId), `${what}: nothing changed`).toEqual(before);
+  }
+  // What only the whole archive tells (bytes inside agent.db, a file's hash): refused by the import.
+  const refusedByImport: [string, Buffer, RegExp][] = [
     ['one byte changed inside the zip', flipped, /This archive cannot be imported: .*Nothing was changed\.$/],
     [
       'a file that does not match its hash',
@@ -317,38 +356,14 @@ test('tampered archives are refused with a clear message and nothing changes', a
       ),
       /\.agent\/MEMORY\.md does not match its SHA-256 in the manifest\. Nothing was changed\.$/,
     ],
-    [
-      'a truncated zip',
-      exported.buffer.subarray(0, exported.buffer.length - 300),
-      /the zip is damaged or truncated/,
-    ],
-    [
-      'a path escaping the folder',
-      withManifest((m) => (m.files[0]!.path = '.agent/../../outside.md')),
-      /"\.agent\/\.\.\/\.\.\/outside\.md" is refused: "\.\." leaves the project folder\. Nothing was changed\.$/,
-    ],
-    [
-      'a newer schema',
-      withManifest((m) => (m.database.schemaVersion = 999)),
-      /schema version 999; this build knows up to \d+\. Update the app to import it\. Nothing was changed\.$/,
-    ],
   ];
-  for (const [what, buffer, message] of cases) {
-    const dialog = await pickArchive(pageB, {
-      name: `tampered-brain-2026-01-01-0000.zip`,
-      mimeType: 'application/zip',
-      buffer,
-    });
-    if (what === 'a truncated zip')
-      await expect(dialog.getByTestId('archive-peek')).toContainText('could not be read ahead');
+  for (const [what, buffer, message] of refusedByImport) {
+    const dialog = await pickArchive(pageB, tampered(buffer));
+    await expect(dialog.getByTestId('archive-peek'), what).toContainText(/^The archive was made /);
     await dialog.getByRole('button', { name: 'Replace this brain' }).click();
     const error = pageB.getByTestId('archive-import-error');
     await expect(error, what).toContainText(/^Import refused\. /);
     await expect(error, what).toContainText(message);
-    if (what === 'a newer schema') {
-      await saveScreenshot(pageB, 'archive-refused-light');
-      await expectAccessible(pageB, 'a refused archive');
-    }
     expect(await snapshot(pageB, entryId), `${what}: nothing changed`).toEqual(before);
   }
   // Cancelling the confirmation changes nothing either.

@@ -1,7 +1,8 @@
 /**
- * Whole-brain export/import. Order on import: unpack and verify the archive, validate its database in memory,
- * write the `.agent` files (each atomically, remembering what was there), then install the database; if that
- * fails the files are put back. So a bad archive — or a failure half way — leaves the brain as it was.
+ * Whole-brain export/import, and the preview of an archive's manifest ahead of an import (the bounded reader and
+ * validator the import itself starts with). Order on import: unpack and verify the archive, validate its database
+ * in memory, write the `.agent` files (each atomically, remembering what was there), then install the database; if
+ * that fails the files are put back. So a bad archive — or a failure half way — leaves the brain as it was.
  */
 import { BrainError } from '../../core/errors';
 import { agentDir } from '../../core/paths';
@@ -11,6 +12,7 @@ import {
   maxArchiveEntryBytes,
   type ArchiveFile,
 } from '../../storage/archive/brain-archive';
+import { readArchiveManifest } from '../../storage/archive/manifest';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
 import type { Database } from '../../storage/sqlite/database';
 import { migrations } from '../../storage/sqlite/migrations/index';
@@ -71,6 +73,18 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
       });
       report(onProgress, { phase: 'done', done: 1, total: 1 });
       return zip;
+    },
+
+    async previewBrainArchive(bytes: Uint8Array) {
+      if (!(bytes instanceof Uint8Array))
+        throw new BrainError('InvalidArgument', 'previewBrainArchive takes the archive as a Uint8Array.');
+      const manifest = readArchiveManifest(bytes, { knownSchemaVersion });
+      return {
+        createdAt: manifest.createdAt,
+        databaseBytes: manifest.database.bytes,
+        schemaVersion: manifest.database.schemaVersion,
+        files: manifest.files.map(({ path, bytes }) => ({ path, bytes })),
+      };
     },
 
     async importBrain(

@@ -5,13 +5,19 @@
  */
 import { unzipSync, zipSync, type Unzipped } from 'fflate';
 import { BrainError } from '../../core/errors';
-import { agentDir, normaliseProjectPath } from '../../core/paths';
 import { sha256, toHex } from '../blobs/sha256';
+import {
+  agentPath,
+  archiveFormat,
+  archiveVersion,
+  corruptArchive,
+  damagedZip,
+  manifestEntry,
+  readArchiveManifest,
+  type ArchiveManifest,
+} from './manifest';
 
-export const archiveFormat = 'agent-brain-archive';
-export const archiveVersion = 1;
 const DB_ENTRY = 'agent.db';
-const MANIFEST_ENTRY = 'manifest.json';
 const PROJECT_PREFIX = 'project/';
 /** A declared size past this is refused before anything is inflated (a zip bomb, or not ours). */
 export const maxArchiveEntryBytes = 1024 * 1024 * 1024;
@@ -23,32 +29,10 @@ export interface ArchiveFile {
   readonly bytes: Uint8Array;
 }
 
-export interface ArchiveManifest {
-  readonly format: typeof archiveFormat;
-  readonly version: number;
-  readonly createdAt: number;
-  readonly database: { readonly bytes: number; readonly sha256: string; readonly schemaVersion: number };
-  readonly files: readonly { readonly path: string; readonly bytes: number; readonly sha256: string }[];
-}
-
 export interface BrainArchive {
   readonly manifest: ArchiveManifest;
   readonly database: Uint8Array;
   readonly files: readonly ArchiveFile[];
-}
-
-const corrupt = (why: string) =>
-  new BrainError('CorruptArchive', `This archive cannot be imported: ${why}. Nothing was changed.`);
-
-function agentPath(path: string): string {
-  const normal = normaliseProjectPath(path);
-  if (normal !== path || !normal.startsWith(`${agentDir}/`)) {
-    throw new BrainError(
-      'PathEscapes',
-      `The archive names "${path}", which is not a file inside ${agentDir}/. Nothing was changed.`,
-    );
-  }
-  return normal;
 }
 
 export async function packBrainArchive(input: {
@@ -75,30 +59,9 @@ export async function packBrainArchive(input: {
     },
     files,
   };
-  entries[MANIFEST_ENTRY] = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
+  entries[manifestEntry] = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
   entries[DB_ENTRY] = input.database;
   return zipSync(entries, { level: 6 });
-}
-
-function readManifest(entries: Unzipped): ArchiveManifest {
-  const raw = entries[MANIFEST_ENTRY];
-  if (!raw) throw corrupt('it has no manifest.json (is it an agent-brain archive?)');
-  let manifest: ArchiveManifest;
-  try {
-    manifest = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw)) as ArchiveManifest;
-  } catch {
-    throw corrupt('its manifest is not valid JSON');
-  }
-  if (manifest?.format !== archiveFormat) throw corrupt('its manifest is not an agent-brain manifest');
-  if (typeof manifest.version !== 'number' || manifest.version > archiveVersion) {
-    throw new BrainError(
-      'NewerSchema',
-      `This archive was written in format ${String(manifest.version)} by a newer agent-brain; update the app to import it. Nothing was changed.`,
-    );
-  }
-  if (!manifest.database || !Array.isArray(manifest.files))
-    throw corrupt('its manifest lacks the database or file list');
-  return manifest;
 }
 
 async function verify(
@@ -107,11 +70,11 @@ async function verify(
   size: number,
   hash: string,
 ): Promise<Uint8Array> {
-  if (!bytes) throw corrupt(`${what} is listed in the manifest but missing from the zip`);
+  if (!bytes) throw corruptArchive(`${what} is listed in the manifest but missing from the zip`);
   if (bytes.byteLength !== size)
-    throw corrupt(`${what} is ${bytes.byteLength} bytes, the manifest says ${size}`);
+    throw corruptArchive(`${what} is ${bytes.byteLength} bytes, the manifest says ${size}`);
   if (toHex(await sha256(bytes)) !== hash)
-    throw corrupt(`${what} does not match its SHA-256 in the manifest`);
+    throw corruptArchive(`${what} does not match its SHA-256 in the manifest`);
   return bytes;
 }
 
@@ -120,6 +83,8 @@ export async function unpackBrainArchive(
   zip: Uint8Array,
   options: { readonly knownSchemaVersion: number },
 ): Promise<BrainArchive> {
+  // The manifest first, by the same bounded reader the preview uses: one set of rules for both.
+  const manifest = readArchiveManifest(zip, options);
   let total = 0;
   let entries: Unzipped;
   try {
@@ -134,34 +99,24 @@ export async function unpackBrainArchive(
         total += file.originalSize;
         if (total > maxArchiveTotalBytes)
           throw new BrainError('TooLarge', 'The archive declares more data than a brain holds.');
-        return true;
+        return file.name !== manifestEntry;
       },
     });
   } catch (error) {
     if (error instanceof BrainError) throw error;
-    throw corrupt(
-      `the zip is damaged or truncated (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw damagedZip(error instanceof Error ? error.message : String(error));
   }
-  const manifest = readManifest(entries);
-  if (manifest.database.schemaVersion > options.knownSchemaVersion) {
-    throw new BrainError(
-      'NewerSchema',
-      `This archive's database has schema version ${manifest.database.schemaVersion}; this build knows up to ${options.knownSchemaVersion}. Update the app to import it. Nothing was changed.`,
-    );
-  }
-  const listed = new Set([MANIFEST_ENTRY, DB_ENTRY]);
+  const listed = new Set([manifestEntry, DB_ENTRY]);
   const files: ArchiveFile[] = [];
-  for (const file of manifest.files) {
-    const path = agentPath(String(file.path));
+  for (const { path, bytes, sha256: hash } of manifest.files) {
     listed.add(PROJECT_PREFIX + path);
-    files.push({ path, bytes: await verify(path, entries[PROJECT_PREFIX + path], file.bytes, file.sha256) });
+    files.push({ path, bytes: await verify(path, entries[PROJECT_PREFIX + path], bytes, hash) });
   }
   for (const name of Object.keys(entries)) {
     if (name.endsWith('/')) continue;
     if (!listed.has(name)) {
       if (name.startsWith(PROJECT_PREFIX)) agentPath(name.slice(PROJECT_PREFIX.length));
-      throw corrupt(`it holds ${name}, which the manifest does not list`);
+      throw corruptArchive(`it holds ${name}, which the manifest does not list`);
     }
   }
   const database = await verify(

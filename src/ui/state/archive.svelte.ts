@@ -3,15 +3,10 @@ import {
   type ArchiveProgress,
   type Brain,
   type BrainArchiveImportReport,
+  type BrainArchivePreview,
   type ProjectInfo,
 } from '../../lib/index';
-import {
-  archiveFileName,
-  describeArchiveProgress,
-  peekArchive,
-  projectNameFromArchive,
-  type ArchivePeek,
-} from '../archive';
+import { archiveFileName, describeArchiveProgress, projectNameFromArchive } from '../archive';
 import { messageOf } from '../errors';
 import { bytesToBlob, readFileWithProgress } from '../files';
 import { moveToWorker } from '../transfer';
@@ -32,7 +27,10 @@ export interface BrainHoldings {
 export interface PendingImport {
   readonly fileName: string;
   readonly size: number;
-  readonly peek: ArchivePeek | null;
+  /** The engine's reading of the archive's manifest; null when it refused the archive (then `refusal` says why). */
+  readonly preview: BrainArchivePreview | null;
+  /** Why the engine will not import this archive, as a sentence; null when the preview passed. */
+  readonly refusal: string | null;
   readonly current: BrainHoldings;
   /** The OPFS project the archive's `.agent` files go into when no project is open. */
   readonly projectName: string;
@@ -47,13 +45,23 @@ const refusals = [
   'CorruptDatabase',
 ] as const;
 
+const isRefusal = (error: unknown) => refusals.some((code) => isBrainError(error, code));
+
 /** A refused archive is said plainly with the engine's reason; the engine guarantees nothing changed. */
 function importFailure(error: unknown): string {
-  if (refusals.some((code) => isBrainError(error, code))) {
+  if (isRefusal(error)) {
     const message = messageOf(error);
     return `Import refused. ${message}${/nothing was changed/i.test(message) ? '' : ' Nothing was changed.'}`;
   }
   return `The import failed: ${messageOf(error)}`;
+}
+
+/** The preview's refusal as the confirmation shows it: why this archive cannot be imported. */
+function previewRefusal(error: unknown): string {
+  const message = messageOf(error);
+  return message.startsWith('This archive cannot be imported')
+    ? message
+    : `This archive cannot be imported. ${message}`;
 }
 
 type KeyValueStore = Pick<Storage, 'setItem'>;
@@ -68,8 +76,8 @@ function browserStore(): KeyValueStore | null {
 
 /**
  * The storage view's whole-brain archive: export (agent.db and the open project's `.agent` folder, downloaded as
- * one zip) and import (read the file, show what it would replace, then hand it to the engine, which validates
- * everything before it changes anything). Progress comes from the engine's listener.
+ * one zip) and import (read the file, have the engine read its manifest, show what it would replace — or why the
+ * engine refuses it — then hand it to the engine, which validates everything before it changes anything). Progress comes from the engine's listener.
  */
 export class ArchiveState {
   exporting = new Operation();
@@ -148,12 +156,12 @@ export class ArchiveState {
         const bytes = await readFileWithProgress(file, (done, total) =>
           report({ phase: 'Reading the file', done, total, unit: 'bytes' }),
         );
-        const [peek, current] = await Promise.all([peekArchive(bytes), this.#holdings(brain)]);
+        const [reading, current] = await Promise.all([this.#preview(brain, bytes), this.#holdings(brain)]);
         this.#bytes = bytes;
         this.pending = {
           fileName: file.name,
           size: file.size,
-          peek,
+          ...reading,
           current,
           projectName: projectNameFromArchive(file.name),
         };
@@ -171,7 +179,7 @@ export class ArchiveState {
     const brain = this.#source.brain;
     const pending = this.pending;
     const bytes = this.#bytes;
-    if (!brain || !pending || !bytes) return undefined;
+    if (!brain || !pending || !bytes || pending.refusal !== null) return undefined;
     this.cancel();
     const target = projectName ?? pending.projectName;
     return this.importing.run(
@@ -188,6 +196,16 @@ export class ArchiveState {
         return result;
       },
     );
+  }
+
+  /** The engine reads the archive's manifest (from a copy: the bytes stay here for the import); a refusal is kept. */
+  async #preview(brain: Brain, bytes: Uint8Array): Promise<Pick<PendingImport, 'preview' | 'refusal'>> {
+    try {
+      return { preview: await brain.previewBrainArchive(bytes), refusal: null };
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      return { preview: null, refusal: previewRefusal(error) };
+    }
   }
 
   /** Forwards the engine's progress until `work` ends; a report arriving late is dropped. */
