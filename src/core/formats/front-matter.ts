@@ -1,14 +1,29 @@
 /**
- * Front matter: a `---` … `---` block of YAML at the top of a markdown file. Only the small YAML subset these
- * files use is read (scalars, quoted strings, `[a, b]`, block lists, one level of nested map, `|`/`>` blocks);
- * the block itself is always kept byte for byte, and an edit rewrites only the lines of the field it changes.
+ * Front matter: a `---` … `---` block of YAML at the top of a markdown file, read as YAML 1.2 (core schema) by the
+ * `yaml` package — a full parser, because the hand-written subset this replaced misread ordinary inputs (comments
+ * after quotes, escapes, `.5`, folded paragraphs, nested maps) without a word.
+ *
+ * The block is kept byte for byte, and an edit rewrites only the lines of the field it changes. For that the block
+ * is cut into entries by lines: a top-level entry starts at a line's first column and runs over its indented lines
+ * (and `- ` items, `: ` values, closing `]`/`}` at column 0), which is where YAML itself ends a top-level pair.
+ * Values come from parsing the whole block when YAML accepts it and its pairs are those entries; otherwise each
+ * entry is parsed alone, so one broken field is a problem on its line and every other field still reads.
  */
+import { isMap, isNode, isScalar, parseDocument, type YAMLError } from 'yaml';
 import { BrainError } from '../errors';
 import { splitLines, type Line } from './lines';
 import { problem, type FormatProblem } from './problems';
+import {
+  formatText,
+  formatValue,
+  readYaml,
+  sameValue,
+  toPlain,
+  type FrontMatterValue,
+  type YamlRead,
+} from './yaml-values';
 
-export type FrontMatterValue =
-  string | number | boolean | null | FrontMatterValue[] | { [key: string]: FrontMatterValue };
+export type { FrontMatterValue } from './yaml-values';
 
 export interface FrontMatterField {
   readonly key: string;
@@ -71,145 +86,186 @@ export function splitFrontMatter(text: string): FrontMatterSplit {
   };
 }
 
-const keyLine = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
-const isIndented = (line: Line) => /^[ \t]/.test(line.text);
-const isBlank = (line: Line) => line.text.trim() === '';
-const isDash = (line: Line) => /^-([ \t]|$)/.test(line.text);
+/** A top-level entry: its lines [start, end) without trailing blank and comment lines; YAML reads to `next`. */
+interface Entry {
+  readonly start: number;
+  end: number;
+  next: number;
+}
+
+const isContent = (text: string) => text.trim() !== '' && !text.startsWith('#');
+const continuesEntry = (text: string) => /^[ \t]/.test(text) || /^([-:]([ \t]|$)|[\]}])/.test(text);
+
+function entriesOf(lines: readonly Line[]): Entry[] {
+  const entries: Entry[] = [];
+  const close = lines.length - 1;
+  for (let i = 1; i < close; i++) {
+    const text = (lines[i] as Line).text;
+    if (!isContent(text)) continue;
+    const open = entries[entries.length - 1];
+    if (open && continuesEntry(text)) open.end = i + 1;
+    else entries.push({ start: i, end: i + 1, next: close });
+  }
+  entries.forEach((entry, i) => (entry.next = entries[i + 1]?.start ?? close));
+  return entries;
+}
+
+const textOf = (lines: readonly Line[], from: number, to: number) =>
+  lines
+    .slice(from, to)
+    .map((l) => l.text + l.eol)
+    .join('');
 
 function parseFields(lines: readonly Line[]): { fields: FrontMatterField[]; problems: FormatProblem[] } {
-  const fields: FrontMatterField[] = [];
+  const entries = entriesOf(lines);
+  const whole = readYaml(textOf(lines, 1, lines.length - 1));
+  const pairs = whole.errors.length === 0 ? topLevelPairs(whole, entries, 1) : null;
+  if (pairs) {
+    const problems = whole.warnings.map((w) => yamlProblem(w, 'warning', whole.lineAt(w.pos[0]) + 1));
+    return { fields: fieldsOf(entries, pairs, problems), problems };
+  }
+  // YAML refused the block (or it is not one `key: value` a line): read each entry alone.
   const problems: FormatProblem[] = [];
-  const end = lines.length - 1;
-  let i = 1;
-  while (i < end) {
-    const line = lines[i] as Line;
-    if (isBlank(line) || line.text.startsWith('#')) {
-      i++;
-      continue;
+  const firstLineOfKey = new Map<string, number>();
+  const fields = entries.flatMap((entry) => {
+    const pair = readEntry(lines, entry, problems);
+    if (!pair) return [];
+    const line = entry.start + 1;
+    const first = firstLineOfKey.get(pair.key);
+    if (first === undefined) {
+      firstLineOfKey.set(pair.key, line);
+      return fieldsOf([entry], [pair], problems);
     }
-    const match = keyLine.exec(line.text);
-    if (!match) {
-      problems.push(
-        problem(
-          'FrontMatter',
-          'warning',
-          `Front matter line ${line.number} is not "key: value"; it is kept as it is.`,
-          line.number,
-        ),
-      );
-      i++;
-      continue;
-    }
-    const key = match[1] as string;
-    const inline = match[2] ?? '';
-    let j = i + 1;
-    // A field's continuation: indented lines, a block list at column 0, and blank lines inside them.
-    while (j < end) {
-      const next = lines[j] as Line;
-      if (isIndented(next) || (inline === '' && isDash(next))) j++;
-      else if (isBlank(next) && j + 1 < end && isIndented(lines[j + 1] as Line)) j++;
-      else break;
-    }
-    const block = lines.slice(i + 1, j).map((l) => l.text);
-    fields.push({ key, value: parseValue(inline, block), start: i, end: j });
-    i = j;
+    const again = ` sets "${pair.key}" again (first on line ${first}); YAML allows a key once, so only the first is read.`;
+    problems.push(lineProblem(line, again));
+    return [];
+  });
+  // What YAML refused only in the whole (nothing above caught it) is still a problem.
+  const [refused] = whole.errors;
+  if (refused && problems.every((p) => p.severity !== 'error')) {
+    problems.push(yamlProblem(refused, 'error', whole.lineAt(refused.pos[0]) + 1));
   }
   return { fields, problems };
 }
 
-function parseValue(inline: string, block: string[]): FrontMatterValue {
-  if (/^[|>][+-]?$/.test(inline)) {
-    const text = dedent(block);
-    return inline.startsWith('|') ? text.join('\n') : text.join(' ').replace(/ {2,}/g, ' ').trim();
+/** One entry parsed on its own: its pair, or null with the reason added to `problems`. */
+function readEntry(lines: readonly Line[], entry: Entry, problems: FormatProblem[]): TopLevelPair | null {
+  const alone = readYaml(textOf(lines, entry.start, entry.next));
+  const lineOf = (e: YAMLError) => {
+    const index = entry.start + alone.lineAt(e.pos[0]) - 1;
+    // Past the entry's last line: something opened there never closed (a quote, a bracket).
+    return (index < entry.end ? index : entry.start) + 1;
+  };
+  const [error] = alone.errors;
+  if (error) {
+    problems.push(yamlProblem(error, 'error', lineOf(error), ' This field is kept as it is, unread.'));
+    return null;
   }
-  if (inline !== '' || block.every((l) => l.trim() === '')) return parseScalar(inline);
-  const items = dedent(block).filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
-  if (items.every((l) => /^-([ \t]|$)/.test(l))) return items.map((l) => parseScalar(l.slice(1).trim()));
-  const map: Record<string, FrontMatterValue> = {};
-  for (const item of items) {
-    const m = keyLine.exec(item);
-    if (!m) return dedent(block).join('\n');
-    map[m[1] as string] = parseScalar(m[2] ?? '');
-  }
-  return map;
+  problems.push(...alone.warnings.map((w) => yamlProblem(w, 'warning', lineOf(w))));
+  const pair = topLevelPairs(alone, [entry], entry.start)?.[0];
+  if (!pair) problems.push(lineProblem(entry.start + 1, ' is not "key: value"; it is kept as it is.'));
+  return pair ?? null;
 }
 
-function dedent(block: string[]): string[] {
-  const indents = block.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
-  const cut = indents.length ? Math.min(...indents) : 0;
-  return block.map((l) => l.slice(cut));
+const lineProblem = (line: number, text: string, severity: FormatProblem['severity'] = 'error') =>
+  problem('FrontMatter', severity, `Front matter line ${line}${text}`, line);
+
+function yamlProblem(e: YAMLError, severity: FormatProblem['severity'], line: number, more = '') {
+  return lineProblem(line, `: ${e.message.replace(/\.?$/, '.')}${more}`, severity);
 }
 
-/** One YAML scalar or flow list, as this subset reads it. */
+interface TopLevelPair {
+  readonly key: string;
+  readonly value: FrontMatterValue | undefined;
+}
+
+/**
+ * The document's pairs when it is a map whose pairs start, one each, on the entries' first lines; otherwise null.
+ * A value that is not plain data is `undefined` (reported by `fieldsOf`).
+ */
+function topLevelPairs(read: YamlRead, entries: readonly Entry[], firstLine: number): TopLevelPair[] | null {
+  const { doc } = read;
+  if (doc.contents === null && entries.length === 0) return [];
+  if (!isMap(doc.contents) || doc.contents.items.length !== entries.length) return null;
+  const pairs: TopLevelPair[] = [];
+  for (const [i, pair] of doc.contents.items.entries()) {
+    const key = pair.key;
+    if (!isScalar(key) || typeof key.value !== 'string' || !key.range) return null;
+    if (firstLine + read.lineAt(key.range[0]) - 1 !== entries[i]?.start) return null;
+    const node = pair.value;
+    pairs.push({ key: key.value, value: isNode(node) ? toPlain(() => node.toJS(doc)) : null });
+  }
+  return pairs;
+}
+
+function fieldsOf(
+  entries: readonly Entry[],
+  pairs: readonly TopLevelPair[],
+  problems: FormatProblem[],
+): FrontMatterField[] {
+  return entries.flatMap((entry, i) => {
+    const { key, value } = pairs[i] as TopLevelPair;
+    if (value !== undefined) return [{ key, value, start: entry.start, end: entry.end }];
+    problems.push(
+      lineProblem(
+        entry.start + 1,
+        `: "${key}" is not plain data (text, number, list, map; an alias may not expand this far); it is kept as it is.`,
+      ),
+    );
+    return [];
+  });
+}
+
+/**
+ * One YAML value (a scalar or a flow list or map, as in `key: <source>`) read as YAML 1.2 reads it. Throws
+ * `InvalidArgument` for text YAML refuses: this is a helper for values a program holds, not a file's parser.
+ */
 export function parseScalar(source: string): FrontMatterValue {
-  const s = source.trim();
-  if (s.startsWith('"')) {
-    try {
-      return JSON.parse(s) as string;
-    } catch {
-      return s.replace(/^"|"$/g, '');
-    }
+  const read = readYaml(source);
+  const [error] = read.errors;
+  const value = error ? undefined : toPlain(() => read.doc.toJS());
+  if (value === undefined) {
+    throw new BrainError('InvalidArgument', `Not a YAML value: ${error?.message ?? JSON.stringify(source)}.`);
   }
-  if (s.startsWith("'")) return s.replace(/^'|'$/g, '').replace(/''/g, "'");
-  if (s.startsWith('[') && s.endsWith(']')) return splitFlow(s.slice(1, -1)).map(parseScalar);
-  const plain = s.replace(/[ \t]+#.*$/, '');
-  if (plain === '' || plain === '~' || /^null$/i.test(plain)) return null;
-  if (/^true$/i.test(plain)) return true;
-  if (/^false$/i.test(plain)) return false;
-  if (/^[-+]?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(plain)) return Number(plain);
-  return plain;
+  return value;
 }
 
-function splitFlow(inner: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  let quote = '';
-  for (const c of inner) {
-    if (quote) {
-      current += c;
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      current += c;
-    } else if (c === ',') {
-      parts.push(current);
-      current = '';
-    } else current += c;
-  }
-  if (current.trim() !== '' || parts.length > 0) parts.push(current);
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
-}
-
-/** A scalar written so this parser (and YAML) reads it back as the same value. */
+/** A value written on one line so that YAML reads it back as the same value. */
 export function formatScalar(value: FrontMatterValue): string {
-  if (value === null) return 'null';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map(formatScalar).join(', ')}]`;
-  if (typeof value === 'object') return JSON.stringify(value);
-  const safePlain =
-    /^[^\s'"#&*!|>%@`{}[\],?:~-][^#\n\r]*$/.test(value) &&
-    !/:(\s|$)/.test(value) &&
-    !/\s$/.test(value) &&
-    typeof parseScalar(value) === 'string';
-  return safePlain ? value : JSON.stringify(value);
+  return formatValue(value, false);
 }
 
+/** `key: value`, or a non-empty map as `key:` and one indented `k: v` line each (how people write metadata). */
 function formatField(key: string, value: FrontMatterValue, eol: string): string {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `  ${k}: ${formatScalar(v)}${eol}`);
-    return `${key}:${eol}${entries.join('')}`;
+  const name = formatText(key, false);
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length > 0) {
+    const entries = Object.entries(value).map(
+      ([k, v]) => `  ${formatText(k, false)}: ${formatScalar(v)}${eol}`,
+    );
+    return `${name}:${eol}${entries.join('')}`;
   }
-  return `${key}: ${formatScalar(value)}${eol}`;
+  return `${name}: ${formatScalar(value)}${eol}`;
 }
 
 export function getField(frontMatter: FrontMatter | null, key: string): FrontMatterValue | undefined {
   return frontMatter?.fields.find((f) => f.key === key)?.value;
 }
 
-/** A string, or a number written where a string was meant (`version: 2`, `name: 123`). */
+/**
+ * A field meant as text. A number or boolean comes back as written — `version: 1.0` is "1.0", `name: 0x1F` is
+ * "0x1F", `description: true` is "true" — because YAML's typing is not what a person meant in a text field (the
+ * Agent Skills reference reads these fields as strings too). `null` (`key:`, `~`), a list or a map is `undefined`:
+ * there is no text, and the caller reports it.
+ */
 export function getText(frontMatter: FrontMatter | null, key: string): string | undefined {
-  const value = getField(frontMatter, key);
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  const field = frontMatter?.fields.find((f) => f.key === key);
+  if (!frontMatter || !field) return undefined;
+  if (typeof field.value === 'string') return field.value;
+  if (typeof field.value !== 'number' && typeof field.value !== 'boolean') return undefined;
+  // The failsafe schema reads every scalar as its text; an alias to another field falls back to the value.
+  const doc = parseDocument(textOf(frontMatter.lines, field.start, field.end), { schema: 'failsafe' });
+  const written: unknown = doc.errors.length === 0 ? doc.get(key) : undefined;
+  return typeof written === 'string' ? written : String(field.value);
 }
 
 /**
@@ -224,16 +280,11 @@ export function setField(
   const lines = frontMatter.lines;
   const eol = (lines[0] as Line).eol;
   const existing = frontMatter.fields.find((f) => f.key === key);
-  const text = (from: number, to: number) =>
-    lines
-      .slice(from, to)
-      .map((l) => l.text + l.eol)
-      .join('');
   const replacement = value === undefined ? '' : formatField(key, value, eol);
   const raw = existing
-    ? text(0, existing.start) + replacement + text(existing.end, lines.length)
-    : text(0, lines.length - 1) + replacement + text(lines.length - 1, lines.length);
-  return parseFrontMatterBlock(raw);
+    ? textOf(lines, 0, existing.start) + replacement + textOf(lines, existing.end, lines.length)
+    : textOf(lines, 0, lines.length - 1) + replacement + textOf(lines, lines.length - 1, lines.length);
+  return parseFrontMatterBlock(raw, value === undefined ? {} : { [key]: value });
 }
 
 /** A new front matter block from fields in order. */
@@ -244,11 +295,24 @@ export function createFrontMatter(
   const body = Object.entries(fields)
     .map(([key, value]) => formatField(key, value, eol))
     .join('');
-  return parseFrontMatterBlock(`---${eol}${body}---${eol}`);
+  return parseFrontMatterBlock(`---${eol}${body}---${eol}`, fields);
 }
 
-function parseFrontMatterBlock(raw: string): FrontMatter {
+/** Parses a block written here and checks that every field `written` reads back as the same value. */
+function parseFrontMatterBlock(
+  raw: string,
+  written: Readonly<Record<string, FrontMatterValue>>,
+): FrontMatter {
   const parsed = splitFrontMatter(raw).frontMatter;
   if (!parsed) throw new BrainError('Internal', 'A front matter block written here did not parse back.');
+  for (const [key, value] of Object.entries(written)) {
+    const read = getField(parsed, key);
+    if (read === undefined || !sameValue(read, value)) {
+      throw new BrainError(
+        'InvalidArgument',
+        `Front matter cannot hold "${key}" as given: it reads back otherwise.`,
+      );
+    }
+  }
   return parsed;
 }

@@ -8,7 +8,13 @@
  * is the strict check used before saving.
  */
 import { BrainError } from '../errors';
-import { createFrontMatter, getField, getText, type FrontMatterValue } from './front-matter';
+import {
+  createFrontMatter,
+  getField,
+  getText,
+  type FrontMatter,
+  type FrontMatterValue,
+} from './front-matter';
 import { dominantEol } from './lines';
 import { parseMarkdown, serialiseMarkdown, setFrontMatterField, type MarkdownDocument } from './markdown';
 import { problem, type FormatProblem } from './problems';
@@ -57,11 +63,12 @@ export function parseSkill(text: string, folderName?: string): Skill {
         1,
       ),
     );
-  const name = (getText(fm, 'name') ?? '').trim();
-  const description = (getText(fm, 'description') ?? '').trim();
+  const readText = (key: string) => textField(fm, key, problems);
+  const name = (readText('name') ?? '').trim();
+  const description = (readText('description') ?? '').trim();
   if (fm) {
     const nameIssue = skillNameProblem(name);
-    if (nameIssue)
+    if (nameIssue && !isListOrMap(getField(fm, 'name')))
       problems.push(
         problem(name === '' ? 'MissingField' : 'InvalidField', 'error', `name: ${nameIssue}.`, at),
       );
@@ -70,7 +77,7 @@ export function parseSkill(text: string, folderName?: string): Skill {
         problem('InvalidField', 'warning', `name "${name}" differs from its folder "${folderName}".`, at),
       );
     }
-    if (description === '')
+    if (description === '' && !isListOrMap(getField(fm, 'description')))
       problems.push(
         problem('MissingField', 'error', 'description: say what the skill does and when to use it.', at),
       );
@@ -85,7 +92,7 @@ export function parseSkill(text: string, folderName?: string): Skill {
       );
     }
   }
-  const compatibility = getText(fm, 'compatibility') ?? null;
+  const compatibility = readText('compatibility') ?? null;
   if (compatibility !== null && compatibility.length > maxSkillCompatibilityChars) {
     problems.push(
       problem(
@@ -99,20 +106,46 @@ export function parseSkill(text: string, folderName?: string): Skill {
   return {
     name,
     description,
-    license: getText(fm, 'license') ?? null,
+    license: readText('license') ?? null,
     compatibility,
-    metadata: stringMap(getField(fm, 'metadata')),
-    allowedTools: getText(fm, 'allowed-tools') ?? null,
+    metadata: stringMap(getField(fm, 'metadata'), problems),
+    allowedTools: readText('allowed-tools') ?? null,
     body: text.slice((document.bom + (fm?.raw ?? '')).length),
     document,
     problems,
   };
 }
 
-function stringMap(value: FrontMatterValue | undefined): Record<string, string> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+const isListOrMap = (value: FrontMatterValue | undefined) => typeof value === 'object' && value !== null;
+
+/**
+ * A field the convention wants as text. A number or boolean reads as written (`getText`); a list or a map is an
+ * `InvalidField` problem and reads as absent — turning it into text would be a guess.
+ */
+function textField(fm: FrontMatter | null, key: string, problems: FormatProblem[]): string | undefined {
+  if (isListOrMap(getField(fm, key))) {
+    const required = key === 'name' || key === 'description';
+    const message = `${key}: write it as text, not as a list or a map.`;
+    problems.push(problem('InvalidField', required ? 'error' : 'warning', message, 1));
+  }
+  return getText(fm, key);
+}
+
+/**
+ * `metadata`, a map of text. A number or boolean value becomes `String(value)` (YAML has already read `1.0` as 1:
+ * quote it to keep it as written); a list or map value, or a `metadata` that is not a map, is reported and left out.
+ */
+function stringMap(value: FrontMatterValue | undefined, problems: FormatProblem[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, v] of Object.entries(value)) if (v !== null && typeof v !== 'object') out[key] = String(v);
+  if (value === undefined || value === null) return out;
+  const invalid = (what: string) =>
+    problems.push(problem('InvalidField', 'warning', `metadata${what} is not text; it is left out.`, 1));
+  if (typeof value !== 'object' || Array.isArray(value)) invalid('');
+  else
+    for (const [key, v] of Object.entries(value)) {
+      if (isListOrMap(v)) invalid(`.${key}`);
+      else if (v !== null) out[key] = String(v);
+    }
   return out;
 }
 
