@@ -20,6 +20,10 @@ export const errorCodes = [
   'NotSqlite',
   'CorruptDatabase',
   'NewerSchema',
+  /** A database whose tables, indexes, triggers or views are not exactly the migrations' (one not ours). */
+  'SchemaMismatch',
+  /** The database file is empty or missing where a brain was kept: it was removed outside agent-brain. */
+  'BrainMissing',
   'CorruptArchive',
   'Busy',
   'Internal',

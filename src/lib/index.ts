@@ -33,6 +33,11 @@ export interface OpenBrainOptions {
   readonly dbName?: string;
   /** Take the database over from another tab that has it open (that tab's brain then rejects every call). */
   readonly takeOver?: boolean;
+  /**
+   * Open an empty brain even though the one kept under `dbName` is missing or empty (removed outside agent-brain).
+   * Without it, that is refused with `BrainMissing`, so a lost brain is never silently replaced by a new one.
+   */
+  readonly startEmpty?: boolean;
   /** Called when another tab takes this brain over, or when it closes. */
   readonly onOwnerEvent?: (event: OwnerEvent) => void;
   /** Close the brain when the page is hidden for good (default true), so a reload never waits on a lock. */
@@ -80,7 +85,11 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   };
   try {
     info = await remote.open(
-      { dbName: options.dbName ?? 'agent.db', takeOver: options.takeOver ?? false },
+      {
+        dbName: options.dbName ?? 'agent.db',
+        takeOver: options.takeOver ?? false,
+        startEmpty: options.startEmpty ?? false,
+      },
       Comlink.proxy(onOwnerEvent),
     );
   } catch (error) {

@@ -40,7 +40,7 @@ export function createWorkerHost(): WorkerHost {
         void shutDown('OpenElsewhere').then(() => onOwnerEvent?.({ kind: 'taken-over' }));
       });
       try {
-        database = await openBrain(dbName, storageEstimate);
+        database = await openBrain(dbName, storageEstimate, { startEmpty: options.startEmpty === true });
       } catch (error) {
         releaseOwnership?.();
         throw error;

@@ -11,6 +11,8 @@ export interface OpenOptions {
   readonly dbName?: string;
   /** Take the brain over from another tab that holds it. */
   readonly takeOver?: boolean;
+  /** Open an empty brain where the kept one is missing (otherwise that is refused with `BrainMissing`). */
+  readonly startEmpty?: boolean;
 }
 
 export type OwnerEvent = { readonly kind: 'taken-over' } | { readonly kind: 'closed' };

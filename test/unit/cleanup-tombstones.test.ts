@@ -83,7 +83,7 @@ describe('removed checkpoint entries (slim tombstones)', () => {
 
     const database = await openDatabase(engine, name, {
       read: async () => engine.memory.read(name) ?? new Uint8Array(),
-      write: async (bytes) => engine.memory.put(name, bytes),
+      install: async (bytes) => engine.memory.put(name, bytes),
     });
     const api = createBrainApi({ database, storage: 'memory', clock: fixedClock() });
     const db = database.driver;

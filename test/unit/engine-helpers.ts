@@ -11,7 +11,7 @@ export async function memoryBrain(options: Partial<Omit<EngineDeps, 'database' |
   const name = `engine-${++counter}.db`;
   const database = await openDatabase(engine, name, {
     read: async () => engine.memory.read(name) ?? new Uint8Array(),
-    write: async (bytes) => engine.memory.put(name, bytes),
+    install: async (bytes) => engine.memory.put(name, bytes),
   });
   const api = createBrainApi({ database, storage: 'memory', clock: fixedClock(), ...options });
   return { api, database, engine, name };

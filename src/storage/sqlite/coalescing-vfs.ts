@@ -1,4 +1,5 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
+import { writeAllSync } from './sync-write';
 
 /**
  * Write coalescing for a wa-sqlite facade VFS (OPFSCoopSyncVFS): every call on an OPFS sync access handle costs
@@ -160,8 +161,6 @@ export class WriteBuffer {
   }
 }
 
-/** base::File::Error FILE_ERROR_NO_SPACE, as Chromium's sync access handle returns it from write(). */
-const NO_SPACE = -8;
 
 interface BufferedFile {
   path: string;
@@ -200,29 +199,15 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
   const BUFFERED = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_MAIN_JOURNAL;
 
   /**
-   * Writes one run. Through the access handle when the VFS exposes it (OPFSCoopSyncVFS does), because Chromium
-   * reports a full quota on a large `write()` not by throwing but by returning base::File::Error as a byte count
-   * (2^32 − 8 for FILE_ERROR_NO_SPACE), which the VFS's own jWrite only knows as a "short write".
+   * Writes one run. Through the access handle when the VFS exposes it (OPFSCoopSyncVFS does): Chromium reports a
+   * full quota there as a byte count, which `writeAllSync` turns into QuotaExceededError and the VFS's own jWrite
+   * only knows as a "short write".
    */
   function writeRun(fileId: number, bytes: Uint8Array, offset: number): number {
     const handle = accessHandle(fileId);
     if (!handle) return base.jWrite(fileId, bytes, offset);
     try {
-      let done = 0;
-      while (done < bytes.byteLength) {
-        const n = handle.write(bytes.subarray(done), { at: offset + done });
-        if (n > bytes.byteLength - done) {
-          const code = n - 2 ** 32;
-          throw code === NO_SPACE
-            ? new DOMException(
-                'OPFS has no room for this write: the storage quota is full.',
-                'QuotaExceededError',
-              )
-            : new Error(`OPFS write failed (file error ${code})`);
-        }
-        if (n <= 0) throw new Error('short write');
-        done += n;
-      }
+      writeAllSync(handle, bytes, offset);
       return SQLite.SQLITE_OK;
     } catch (error) {
       target.lastError = error;

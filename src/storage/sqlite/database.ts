@@ -2,12 +2,30 @@ import { BrainError } from '../../core/errors';
 import type { Row, SqlDriver, SqlParams } from './driver';
 import { integrityCheck } from './health';
 import { migrate, schemaVersion } from './migrate';
+import { checkJsonColumns, checkSchema } from './schema-check';
 import type { SqliteEngine } from './open';
+
+/** Files that belong to an install (a whole-brain archive's `.agent` files), and the project they go into. */
+export interface StagedFiles {
+  readonly project: { readonly kind: 'demo' | 'opfs' | 'handle'; readonly name: string };
+  readonly files: readonly { readonly path: string; readonly bytes: Uint8Array }[];
+}
 
 /** Raw access to the database file, used only while no connection has it open. */
 export interface DatabaseFilePort {
   read(): Promise<Uint8Array>;
-  write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Replaces the file in one step that survives a kill at any instant (opfs.ts: `installOpfsDatabase`): after it,
+   * or after a kill and `recover`, the file holds the old or the new bytes, whole. Refuses with `QuotaExceeded`
+   * before writing anything when there is no room for the new bytes beside the old.
+   */
+  install(bytes: Uint8Array, files?: StagedFiles): Promise<void>;
+  /** Finishes or discards an install a kill interrupted; run before the database is opened. */
+  recover?(): Promise<unknown>;
+  /** Staged files of a committed install not yet written into their project (a kill came in between). */
+  pendingFiles?(): Promise<StagedFiles | null>;
+  /** The staged files are in their project: the install is over. */
+  finishInstall?(): Promise<void>;
 }
 
 export interface ImportedDatabase {
@@ -22,7 +40,14 @@ export interface Database {
   readonly driver: SqlDriver;
   readonly schemaVersion: number;
   exportBytes(): Promise<Uint8Array>;
-  importBytes(bytes: Uint8Array): Promise<ImportedDatabase>;
+  /**
+   * Validates `bytes`, then installs them in one kill-safe step (with `files` staged in the same commit, to be
+   * written into their project by the caller, who then calls `finishInstall`). Refused → nothing changed.
+   */
+  importBytes(bytes: Uint8Array, options?: { readonly files?: StagedFiles }): Promise<ImportedDatabase>;
+  /** What a kill left to write into a project after a committed install, and the call that ends it. */
+  pendingFiles(): Promise<StagedFiles | null>;
+  finishInstall(): Promise<void>;
   /** Runs every check `importBytes` runs, in memory, without installing anything. */
   validateImport(bytes: Uint8Array): Promise<ImportedDatabase>;
   close(): Promise<void>;
@@ -60,11 +85,21 @@ export async function prepareImport(
   bytes: Uint8Array,
 ): Promise<{ bytes: Uint8Array; schemaVersion: number; migrated: readonly number[] }> {
   checkSqliteHeader(bytes);
+  // A WAL-mode file (what desktop tools often write) has 2 in its read/write version bytes; the file itself is
+  // complete as of its last checkpoint (a -wal file beside it was not given). Reading it in rollback-journal mode
+  // is what `PRAGMA journal_mode = DELETE` would leave.
+  if (bytes[18] === 2 || bytes[19] === 2) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
   const name = `import-candidate-${++scratchCounter}.db`;
   engine.memory.put(name, bytes);
   try {
     const db = await engine.open(name, 'memory');
     try {
+      // A file that is not ours yet: its schema may not call functions with side effects, and every cell's size
+      // is checked as it is read (a crafted page cannot make SQLite read past it).
+      await db.exec('PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON');
       const problems = await integrityCheck(db);
       if (problems[0] !== 'ok') {
         throw new BrainError(
@@ -90,7 +125,12 @@ export async function prepareImport(
           `This database was written by a newer agent-brain (unknown migrations ${unknown.join(', ')}). Update the app to import it; nothing was changed.`,
         );
       }
+      // Held to the schema before anything of ours runs on it (a planted trigger would fire in a migration),
+      // and again after migrating; JSON columns parse.
+      await checkSchema(engine, db, version, 'This database');
       const report = await migrate(db);
+      await checkSchema(engine, db, report.version, 'This database');
+      await checkJsonColumns(db, report.version, 'This database');
       await db.close();
       const prepared = engine.memory.read(name);
       if (!prepared) throw new BrainError('Internal', 'The validated import vanished from memory.');
@@ -115,7 +155,13 @@ export async function openDatabase(
   async function connect() {
     const driver = await engine.open(name);
     try {
+      // The file on disk is held to the schema at every open too (a tool other than agent-brain may have
+      // changed it): before migrating, against its own version, and after.
+      const before = await schemaVersion(driver);
+      if (before.version > 0 && before.unknown.length === 0)
+        await checkSchema(engine, driver, before.version, `${name}`);
       version = (await migrate(driver)).version;
+      await checkSchema(engine, driver, version, `${name}`);
     } catch (error) {
       await driver.close();
       throw error;
@@ -139,6 +185,7 @@ export async function openDatabase(
     }
   }
 
+  await file.recover?.();
   await connect();
 
   const driver: SqlDriver = {
@@ -170,18 +217,24 @@ export async function openDatabase(
       };
     },
 
-    async importBytes(bytes) {
+    pendingFiles: async () => (await file.pendingFiles?.()) ?? null,
+    finishInstall: async () => {
+      await file.finishInstall?.();
+    },
+
+    async importBytes(bytes, options = {}) {
       const candidate = await prepareImport(engine, bytes);
       const prepared = candidate.bytes;
       let previous: Uint8Array | null = null;
       await whileClosed(async () => {
         previous = await file.read();
-        await file.write(prepared);
+        await file.install(prepared, options.files);
       });
       const problems = await integrityCheck(live(), true);
       if (problems[0] !== 'ok') {
         const restore = previous as Uint8Array | null;
-        if (restore) await whileClosed(() => file.write(restore));
+        if (restore) await whileClosed(() => file.install(restore));
+        await file.finishInstall?.();
         throw new BrainError(
           'CorruptDatabase',
           `The imported database failed its check after install and was rolled back: ${problems[0]}`,
