@@ -113,31 +113,33 @@ function findEntry(zip: Uint8Array, name: string): ZipEntry | null {
   return found;
 }
 
-function inflateBounded(data: Uint8Array, maxBytes: number): Uint8Array | null {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+/**
+ * Inflates raw deflate `data` into a buffer of the `declared` size, counting (not keeping) anything past it; stops
+ * as soon as the count passes `maxBytes` (null). Returns the bytes and how many the data actually held.
+ */
+function inflateBounded(
+  data: Uint8Array,
+  declared: number,
+  maxBytes: number,
+): { readonly bytes: Uint8Array; readonly actual: number } | null {
+  const bytes = new Uint8Array(declared);
+  let actual = 0;
   const inflater = new Inflate((chunk) => {
-    total += chunk.byteLength;
-    if (total <= maxBytes) chunks.push(chunk);
+    if (actual + chunk.byteLength <= declared) bytes.set(chunk, actual);
+    actual += chunk.byteLength;
   });
   try {
     for (let at = 0; at < data.byteLength || at === 0; at += INFLATE_SLICE_BYTES) {
       const end = Math.min(data.byteLength, at + INFLATE_SLICE_BYTES);
       inflater.push(data.subarray(at, end), end === data.byteLength);
-      if (total > maxBytes) return null;
+      if (actual > maxBytes) return null;
     }
   } catch (error) {
     throw new DamagedZip(
       `its deflate data is damaged (${error instanceof Error ? error.message : String(error)})`,
     );
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return { bytes, actual };
 }
 
 /**
@@ -147,14 +149,19 @@ function inflateBounded(data: Uint8Array, maxBytes: number): Uint8Array | null {
 export function readZipEntry(zip: Uint8Array, name: string, maxBytes: number): ZipEntryRead {
   const entry = findEntry(zip, name);
   if (!entry) return { kind: 'absent' };
-  if (entry.originalSize > maxBytes) return { kind: 'too-large', declared: entry.originalSize };
-  let bytes: Uint8Array | null;
-  if (entry.compression === 0) bytes = entry.data.byteLength > maxBytes ? null : entry.data.slice();
-  else if (entry.compression === 8) bytes = inflateBounded(entry.data, maxBytes);
-  else throw new DamagedZip(`${name} uses the unknown compression method ${entry.compression}`);
-  if (!bytes) return { kind: 'too-large', declared: null };
-  if (bytes.byteLength !== entry.originalSize) {
-    throw new DamagedZip(`${name} holds ${bytes.byteLength} bytes, its header says ${entry.originalSize}`);
+  const declared = entry.originalSize;
+  if (declared > maxBytes) return { kind: 'too-large', declared };
+  let read: { readonly bytes: Uint8Array; readonly actual: number } | null;
+  if (entry.compression === 0) {
+    read =
+      entry.data.byteLength > maxBytes ? null : { bytes: entry.data.slice(), actual: entry.data.byteLength };
+  } else if (entry.compression === 8) {
+    read = inflateBounded(entry.data, declared, maxBytes);
+  } else {
+    throw new DamagedZip(`${name} uses the unknown compression method ${entry.compression}`);
   }
-  return { kind: 'read', bytes };
+  if (!read) return { kind: 'too-large', declared: null };
+  if (read.actual !== declared)
+    throw new DamagedZip(`${name} holds ${read.actual} bytes, its header says ${declared}`);
+  return { kind: 'read', bytes: read.bytes };
 }
