@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Brain, RetentionReason } from '../../src/lib/index';
+import type { Brain, BrainChange, RetentionReason } from '../../src/lib/index';
 import { describeReason } from '../../src/ui/reasons';
 import { snippetParts } from '../../src/ui/snippet';
 import { BrainState } from '../../src/ui/state/brain.svelte';
@@ -7,6 +7,7 @@ import { CheckpointsState } from '../../src/ui/state/checkpoints.svelte';
 import { LifecycleState } from '../../src/ui/state/lifecycle.svelte';
 import { PlanState } from '../../src/ui/state/plan.svelte';
 import { SearchState } from '../../src/ui/state/search.svelte';
+import { ViewState } from '../../src/ui/state/view-state.svelte';
 import { watch } from './ui-state-watch.svelte';
 
 let counter = 0;
@@ -29,6 +30,74 @@ async function openState(): Promise<{ state: BrainState; brain: Brain }> {
   await brain.setAutoCleanup({ enabled: false });
   return { state, brain };
 }
+
+/** A view that wants `sessions` changes only, counts its loads, and fails when told to. */
+class CountingView extends ViewState {
+  loads = 0;
+  failNext = false;
+  protected override wants(change: BrainChange): boolean {
+    return change.topic === 'sessions';
+  }
+  protected async load(): Promise<void> {
+    this.loads++;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('the fetch failed');
+    }
+    this.error = null;
+  }
+}
+
+/** Resolves once `state` has fanned out a change of `topic` (so the view has seen it), then the view is quiet. */
+async function afterChange(
+  state: BrainState,
+  view: ViewState,
+  topic: BrainChange['topic'],
+  act: () => Promise<unknown>,
+) {
+  let stop = () => {};
+  const seen = new Promise<void>((resolve) => {
+    stop = state.onChange((change) => {
+      if (change.topic === topic) resolve();
+    });
+  });
+  await act();
+  await seen;
+  stop();
+  await view.settled();
+}
+
+describe('ViewState (the loop every view state shares)', () => {
+  it('fetches on start, on the changes it wants only, and not after it stops; a failure is its error', async () => {
+    const { state, brain } = await openState();
+    const view = new CountingView(state);
+    const stop = view.start();
+    await view.settled();
+    expect(view.loads).toBe(1);
+
+    let sessionId!: Awaited<ReturnType<Brain['startSession']>>['id'];
+    await afterChange(state, view, 'sessions', async () => {
+      sessionId = (await brain.startSession({ title: 'wanted' })).id;
+    });
+    expect(view.loads).toBe(2);
+    // A `tasks` change is not wanted: no fetch (the control above shows one would have been seen).
+    await afterChange(state, view, 'tasks', () => brain.startTask({ sessionId, title: 'ignored' }));
+    expect(view.loads).toBe(2);
+
+    view.failNext = true;
+    view.refresh();
+    await view.settled();
+    expect(view.error).toBe('the fetch failed');
+    view.refresh();
+    await view.settled();
+    expect(view.error).toBeNull();
+    expect(view.loads).toBe(4);
+
+    stop();
+    await afterChange(state, view, 'sessions', () => brain.startSession({ title: 'after stop' }));
+    expect(view.loads).toBe(4);
+  });
+});
 
 describe('pure helpers', () => {
   it('splits a search snippet into text and hits, never HTML', () => {

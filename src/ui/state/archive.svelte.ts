@@ -3,6 +3,7 @@ import {
   type ArchiveProgress,
   type Brain,
   type BrainArchiveImportReport,
+  type BrainChange,
   type BrainArchivePreview,
   type ProjectInfo,
 } from '../../lib/index';
@@ -13,7 +14,7 @@ import { moveToWorker } from '../transfer';
 import type { BrainState } from './brain.svelte';
 import { Operation, type ReportProgress } from './operation.svelte';
 import { lastProjectKey } from './project.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** What the brain holds now: the part an import replaces. */
 export interface BrainHoldings {
@@ -79,7 +80,7 @@ function browserStore(): KeyValueStore | null {
  * one zip) and import (read the file, have the engine read its manifest, show what it would replace — or why the
  * engine refuses it — then hand it to the engine, which validates everything before it changes anything). Progress comes from the engine's listener.
  */
-export class ArchiveState {
+export class ArchiveState extends ViewState {
   exporting = new Operation();
   importing = new Operation(importFailure);
   /** The open project and its `.agent` files: what an export will hold. */
@@ -92,39 +93,16 @@ export class ArchiveState {
   } | null>(null);
   lastImport = $state.raw<(BrainArchiveImportReport & { readonly fileName: string }) | null>(null);
   #bytes: Uint8Array | null = null;
-  #source: BrainState;
   #store: KeyValueStore | null;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.#source.fail(error);
-    },
-    150,
-  );
 
   constructor(source: BrainState, store: KeyValueStore | null = browserStore()) {
-    this.#source = source;
+    super(source, 150);
     this.#store = store;
-  }
-
-  start(): () => void {
-    const stop = this.#source.onChange((change) => {
-      if (change.topic === 'project' || change.topic === 'database') this.#refresher.request();
-    });
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
-  }
-
-  settled(): Promise<void> {
-    return this.#refresher.settled();
   }
 
   /** The archive as a Blob to download, or undefined when it failed (see `exporting.error`). */
   async exportBrain(): Promise<{ blob: Blob; fileName: string } | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return undefined;
     return this.exporting.run(
       { phase: 'Copying the database', done: 0, total: null, unit: 'bytes' },
@@ -146,7 +124,7 @@ export class ArchiveState {
 
   /** Reads a picked archive and asks for confirmation (`pending`); nothing is changed yet. */
   async choose(file: File): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     this.lastImport = null;
     this.cancel();
@@ -176,7 +154,7 @@ export class ArchiveState {
 
   /** Imports the confirmed archive; `projectName` is used only when no project is open. */
   async confirm(projectName?: string): Promise<BrainArchiveImportReport | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     const pending = this.pending;
     const bytes = this.#bytes;
     if (!brain || !pending || !bytes || pending.refusal !== null) return undefined;
@@ -185,14 +163,14 @@ export class ArchiveState {
     return this.importing.run(
       { phase: 'Checking the archive (hashes, paths, database)', done: 0, total: null, unit: 'items' },
       async (report) => {
-        await this.#source.stopWriters();
+        await this.source.stopWriters();
         const result = await this.#withProgress(report, (listener) =>
           brain.importBrain(moveToWorker(bytes), { projectName: target }, listener),
         );
         // Files put into a new project: open that one on the next visit, like a project imported by hand.
         if (!pending.current.project && result.project) this.#rememberProject(result.project);
         this.lastImport = { ...result, fileName: pending.fileName };
-        this.#refresher.request();
+        this.refresh();
         return result;
       },
     );
@@ -248,11 +226,16 @@ export class ArchiveState {
     };
   }
 
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  /** What an export holds changes with the open project and the database. */
+  protected override wants(change: BrainChange): boolean {
+    return change.topic === 'project' || change.topic === 'database';
+  }
+
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const holdings = await this.#holdings(brain);
-    if (brain === this.#source.brain) this.holdings = holdings;
+    if (brain === this.source.brain) this.holdings = holdings;
   }
 }
 

@@ -1,4 +1,5 @@
 import type {
+  BrainChange,
   CheckpointDiff,
   CheckpointEntry,
   CheckpointEntryId,
@@ -11,9 +12,17 @@ import type {
   TaskId,
 } from '../../lib/index';
 import { messageOf } from '../errors';
-import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
+
+/** The changes that can alter a session's tasks and their checkpoints. */
+const shownTopics: readonly BrainChange['topic'][] = [
+  'tasks',
+  'sessions',
+  'checkpoints',
+  'cleanup',
+  'database',
+];
 
 export interface TaskCheckpoints {
   readonly task: Task;
@@ -24,7 +33,7 @@ export interface TaskCheckpoints {
  * The checkpoints view's data: for one session, each task with the files it changed; the chosen entry's diff;
  * and the rollback flow (plan → confirm the listed files, changed ones only if the person says so → restore).
  */
-export class CheckpointsState {
+export class CheckpointsState extends ViewState {
   sessions = $state.raw<readonly Session[]>([]);
   session = $state.raw<Session | null>(null);
   tasks = $state.raw<readonly TaskCheckpoints[]>([]);
@@ -37,40 +46,12 @@ export class CheckpointsState {
   restoreResult = $state.raw<RestoreResult | null>(null);
   restoring = new Operation();
   loaded = $state(false);
-  error = $state<string | null>(null);
 
   #want: { session: SessionId | null; task: TaskId | null; entry: CheckpointEntryId | null } = {
     session: null,
     task: null,
     entry: null,
   };
-  #source: BrainState;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-  );
-
-  constructor(source: BrainState) {
-    this.#source = source;
-  }
-
-  start(): () => void {
-    const stop = this.#source.onChange((change) => {
-      if (['tasks', 'sessions', 'checkpoints', 'cleanup', 'database'].includes(change.topic))
-        this.#refresher.request();
-    });
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
-  }
-
-  settled(): Promise<void> {
-    return this.#refresher.settled();
-  }
 
   select(session: number | null, task: number | null, entry: number | null): void {
     const want = this.#want;
@@ -81,12 +62,12 @@ export class CheckpointsState {
       entry: entry as CheckpointEntryId | null,
     };
     this.restorePlan = null;
-    this.#refresher.request();
+    this.refresh();
   }
 
   /** Step one of a rollback: which files it would write, each flagged if it changed since. Writes nothing. */
   async planRollback(target: RestoreTarget): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     this.restoreResult = null;
     this.restoring.error = null;
@@ -103,7 +84,7 @@ export class CheckpointsState {
 
   /** Step two: restores the clean files and the changed ones the person chose to overwrite. */
   async confirmRollback(overwrite: ReadonlySet<string>): Promise<RestoreResult | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     const plan = this.restorePlan;
     if (!brain || !plan) return undefined;
     const files = plan.files
@@ -123,8 +104,12 @@ export class CheckpointsState {
     return result;
   }
 
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  protected override wants(change: BrainChange): boolean {
+    return shownTopics.includes(change.topic);
+  }
+
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const want = this.#want;
     const sessions = await brain.listSessions();

@@ -3,6 +3,7 @@ import {
   demoScript,
   scriptActions,
   type AgentAction,
+  type BrainChange,
   type DemoAgent,
   type DemoRunResult,
   type ResumePoint,
@@ -11,7 +12,7 @@ import {
 import { messageOf } from '../errors';
 import type { BrainState } from './brain.svelte';
 import type { ProjectState } from './project.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** One line a person can read for what the agent just did. */
 export function describeAction(action: AgentAction): string {
@@ -64,7 +65,7 @@ export function describeAction(action: AgentAction): string {
  * agent. Start, pause (after the action in progress), kill (reload the page mid-action, as a crash would) and
  * resume (from `resumePoint`: finished work is not redone).
  */
-export class DemoState {
+export class DemoState extends ViewState {
   session = $state.raw<Session | null>(null);
   resume = $state.raw<ResumePoint | null>(null);
   running = $state(false);
@@ -75,24 +76,14 @@ export class DemoState {
   lastRun = $state.raw<DemoRunResult | null>(null);
   /** Pause between actions, so a person can follow. */
   delayMs = $state(250);
-  error = $state<string | null>(null);
   readonly totalActions = scriptActions(demoScript).length;
 
   #agent: DemoAgent | null = null;
-  #source: BrainState;
   #project: ProjectState;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-    150,
-  );
-
   #running: Promise<unknown> | null = null;
 
   constructor(source: BrainState, project: ProjectState) {
-    this.#source = source;
+    super(source, 150);
     this.#project = project;
     // Importing a brain or a database replaces what the agent writes into: it pauses first.
     source.registerWriter(() => this.stop());
@@ -106,31 +97,9 @@ export class DemoState {
     await running.catch(() => undefined);
   }
 
-  start(): () => void {
-    const stop = this.#source.onChange((change) => {
-      if (
-        change.topic === 'sessions' ||
-        change.topic === 'plans' ||
-        change.topic === 'events' ||
-        change.topic === 'database'
-      ) {
-        this.#refresher.request();
-      }
-    });
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
-  }
-
-  settled(): Promise<void> {
-    return this.#refresher.settled();
-  }
-
   /** Starts (or resumes) the demo task; resolves when it finishes or is paused. */
   run(): Promise<DemoRunResult | undefined> {
-    if (!this.#source.brain || this.running) return Promise.resolve(undefined);
+    if (!this.source.brain || this.running) return Promise.resolve(undefined);
     const running = this.#run();
     this.#running = running;
     void running.finally(() => {
@@ -140,7 +109,7 @@ export class DemoState {
   }
 
   async #run(): Promise<DemoRunResult | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return undefined;
     this.error = null;
     this.running = true;
@@ -165,13 +134,13 @@ export class DemoState {
       this.resume = result.resume;
       return result;
     } catch (error) {
-      this.error = this.#source.fail(error) || messageOf(error);
+      this.error = this.source.fail(error) || messageOf(error);
       return undefined;
     } finally {
       this.#agent = null;
       this.running = false;
       this.pausing = false;
-      this.#refresher.request();
+      this.refresh();
     }
   }
 
@@ -182,8 +151,17 @@ export class DemoState {
     this.#agent?.pause();
   }
 
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  protected override wants(change: BrainChange): boolean {
+    return (
+      change.topic === 'sessions' ||
+      change.topic === 'plans' ||
+      change.topic === 'events' ||
+      change.topic === 'database'
+    );
+  }
+
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const session =
       (await brain.listSessions())

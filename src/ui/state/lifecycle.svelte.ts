@@ -7,7 +7,7 @@ import type {
 } from '../../lib/index';
 import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** Tasks cleaned per call: each call holds the engine, so a long backlog goes in batches with other calls between. */
 const cleanupBatch = 4;
@@ -18,7 +18,7 @@ const maintainSliceMs = 150;
  * The storage view's lifecycle data: the audit (what takes the bytes), the cleanup dry run (each task's verdict
  * and reason), the cleanup log, and the long actions — cleanup, idle upkeep, compact — with progress counts.
  */
-export class LifecycleState {
+export class LifecycleState extends ViewState {
   audit = $state.raw<StorageAudit | null>(null);
   plan = $state.raw<CleanupPlan | null>(null);
   log = $state.raw<readonly CleanupLogEntry[]>([]);
@@ -35,48 +35,23 @@ export class LifecycleState {
   maintaining = new Operation();
   compacting = new Operation();
   loaded = $state(false);
-  error = $state<string | null>(null);
-
-  #source: BrainState;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-    120,
-  );
 
   constructor(source: BrainState) {
-    this.#source = source;
-  }
-
-  start(): () => void {
-    const stop = this.#source.onChange(() => {
-      // While a long action runs, its own progress says enough; one refresh follows at the end.
-      if (!this.busy) this.#refresher.request();
-    });
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
+    super(source, 120);
   }
 
   get busy(): boolean {
     return this.cleaning.running || this.maintaining.running || this.compacting.running;
   }
 
-  settled(): Promise<void> {
-    return this.#refresher.settled();
-  }
-
-  refresh(): void {
-    this.#refresher.request();
+  /** While a long action runs, its own progress says enough; one refresh follows at the end. */
+  protected override wants(): boolean {
+    return !this.busy;
   }
 
   /** Runs the cleanup the dry run shows, a few tasks a call, counting tasks as they are done. */
   async cleanup(): Promise<CleanupReport | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return undefined;
     const total = this.plan?.counts.clean ?? null;
     const report = await this.cleaning.run(
@@ -107,13 +82,13 @@ export class LifecycleState {
       },
     );
     if (report) this.lastCleanup = report;
-    this.#refresher.request();
+    this.refresh();
     return report;
   }
 
   /** Gives free pages back to the file system in short slices, counting pages. */
   async maintain(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     const startFree = this.audit?.freelistCount ?? null;
     await this.maintaining.run(
@@ -147,12 +122,12 @@ export class LifecycleState {
         this.lastMaintain = { pagesFreed, bytesFreed, skipped: null };
       },
     );
-    this.#refresher.request();
+    this.refresh();
   }
 
   /** Full VACUUM (the engine checks the browser's quota first). */
   async compact(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     const size = this.audit?.fileBytes ?? null;
     const report = await this.compacting.run(
@@ -161,18 +136,18 @@ export class LifecycleState {
     );
     if (report) this.lastCompact = report;
     else if (size === null) this.lastCompact = null;
-    this.#refresher.request();
+    this.refresh();
   }
 
   async setAutoCleanup(enabled: boolean): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     await brain.setAutoCleanup({ enabled });
-    this.#refresher.request();
+    this.refresh();
   }
 
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const [audit, plan, log] = await Promise.all([
       brain.audit(),

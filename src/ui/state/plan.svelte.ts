@@ -1,4 +1,5 @@
 import type {
+  BrainChange,
   CompressionResult,
   ContextBudget,
   ResumePoint,
@@ -6,9 +7,8 @@ import type {
   SessionEvent,
   SessionId,
 } from '../../lib/index';
-import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** The events that make the progress log: what happened to the plan, and what the agent said comes next. */
 const progressKinds = ['progress', 'plan_step_started', 'plan_step_done'] as const;
@@ -17,7 +17,7 @@ const progressKinds = ['progress', 'plan_step_started', 'plan_step_done'] as con
  * The plan & progress view's data for one session: its resume point (first unfinished action, plan, checks
  * already passed, files changed), the progress log, and the context budget a compression would give.
  */
-export class PlanState {
+export class PlanState extends ViewState {
   sessions = $state.raw<readonly Session[]>([]);
   session = $state.raw<Session | null>(null);
   resume = $state.raw<ResumePoint | null>(null);
@@ -27,47 +27,20 @@ export class PlanState {
   lastCompression = $state.raw<CompressionResult | null>(null);
   compressing = new Operation();
   loaded = $state(false);
-  error = $state<string | null>(null);
 
   #want: SessionId | null = null;
-  #source: BrainState;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-  );
-
-  constructor(source: BrainState) {
-    this.#source = source;
-  }
-
-  start(): () => void {
-    const stop = this.#source.onChange((change) => {
-      if (change.topic !== 'steps' && change.topic !== 'checkpoints') this.#refresher.request();
-    });
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
-  }
 
   /** `null`: the most recent session. */
   select(sessionId: number | null): void {
     if (sessionId === this.#want) return;
     this.#want = sessionId as SessionId | null;
     this.lastCompression = null;
-    this.#refresher.request();
-  }
-
-  settled(): Promise<void> {
-    return this.#refresher.settled();
+    this.refresh();
   }
 
   /** Compresses the session's context now (the engine also does it on its own past a bound). */
   async compress(): Promise<CompressionResult | undefined> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     const session = this.session;
     if (!brain || !session) return undefined;
     const result = await this.compressing.run(
@@ -78,8 +51,12 @@ export class PlanState {
     return result;
   }
 
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  protected override wants(change: BrainChange): boolean {
+    return change.topic !== 'steps' && change.topic !== 'checkpoints';
+  }
+
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const want = this.#want;
     const sessions = await brain.listSessions();

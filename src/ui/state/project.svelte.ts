@@ -7,6 +7,7 @@ import {
   supportsFolderPicker,
   type AgentFileContent,
   type AgentFileSummary,
+  type BrainChange,
   type JsonlTailResult,
   type OtherAgentFile,
   type ProjectFileInput,
@@ -21,6 +22,7 @@ import { downloadBlob } from '../files';
 import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
 import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** Which project to reopen on the next visit: a UI setting in localStorage (never agent.db). */
 export const lastProjectKey = 'agent-brain.project';
@@ -65,7 +67,7 @@ function browserStore(): KeyValueStore | null {
  * document being read or edited. Unsaved edits are kept per file (switching files loses nothing) until saved or
  * reverted; a save is version-checked by the engine and a conflict is shown, never overwritten silently.
  */
-export class ProjectState {
+export class ProjectState extends ViewState {
   info = $state.raw<ProjectInfo | null>(null);
   stored = $state.raw<readonly StoredProject[]>([]);
   /** A folder picked on an earlier visit whose access the browser wants confirmed by a click. */
@@ -80,7 +82,6 @@ export class ProjectState {
   /** The open document changed in the folder since it was read (someone else wrote it). */
   changedOnDisk = $state(false);
   loaded = $state(false);
-  error = $state<string | null>(null);
   docError = $state<string | null>(null);
   notice = $state<string | null>(null);
   opening = new Operation();
@@ -93,32 +94,26 @@ export class ProjectState {
   dirty: boolean = $derived(this.doc !== null && this.drafts.has(this.doc.path));
 
   #want: string | null = null;
-  #source: BrainState;
   #store: KeyValueStore | null;
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping of our own writes; nothing renders from it
   #ownWrites = new Set<string>();
-  #lists = createRefresher(
-    () => this.#loadLists(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-  );
   #docLoader = createRefresher(
     () => this.#loadDoc(),
     (error) => {
-      this.docError = this.#source.fail(error);
+      this.docError = this.source.fail(error);
     },
   );
 
   constructor(source: BrainState, store: KeyValueStore | null = browserStore()) {
-    this.#source = source;
+    super(source);
     this.#store = store;
   }
 
-  start(): () => void {
-    const stop = this.#source.onChange((change) => {
-      if (change.topic !== 'project' && change.topic !== 'database') return;
-      this.#lists.request();
+  /** The lists load as any view's (`load`); beside them, the open document, when it may have changed. */
+  override start(): () => void {
+    const stopLists = super.start();
+    const stopDoc = this.source.onChange((change) => {
+      if (!this.wants(change)) return;
       if (change.path !== undefined && change.path === this.doc?.path) {
         if (this.#ownWrites.delete(change.path)) return;
         // Someone else (the agent, another tool) wrote the open file: reload it unless the person is editing.
@@ -128,17 +123,20 @@ export class ProjectState {
         this.#docLoader.request();
       }
     });
-    this.#lists.request();
     this.#docLoader.request();
     return () => {
-      stop();
-      this.#lists.cancel();
+      stopLists();
+      stopDoc();
       this.#docLoader.cancel();
     };
   }
 
-  settled(): Promise<void> {
-    return Promise.all([this.#lists.settled(), this.#docLoader.settled()]).then(() => undefined);
+  override settled(): Promise<void> {
+    return Promise.all([super.settled(), this.#docLoader.settled()]).then(() => undefined);
+  }
+
+  protected override wants(change: BrainChange): boolean {
+    return change.topic === 'project' || change.topic === 'database';
   }
 
   /** Opens the document at `path` (from the route); `null` shows none. */
@@ -173,7 +171,7 @@ export class ProjectState {
   /** Saves the draft over the version that was read; a file changed meanwhile becomes a `conflict`. */
   async save(): Promise<boolean> {
     const doc = this.doc;
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!doc?.content || !brain || !this.dirty) return false;
     return this.#write(doc, this.draft, doc.content.version);
   }
@@ -212,7 +210,7 @@ export class ProjectState {
 
   /** Asks for a folder (from a click) and opens it. */
   async pickFolder(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     await this.opening.run(
       { phase: 'Waiting for a folder', done: 0, total: null, unit: 'items' },
@@ -266,7 +264,7 @@ export class ProjectState {
   }
 
   async #importFiles(files: readonly ProjectFileInput[], name: string, replace: boolean): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     const bytes = files.reduce(
       (sum, f) => sum + (f.data instanceof Blob ? f.data.size : f.data.byteLength),
@@ -290,7 +288,7 @@ export class ProjectState {
   }
 
   async importZip(file: File, name: string, replace = false): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     await this.importing.run(
       { phase: 'Reading the zip', done: 0, total: file.size, unit: 'bytes' },
@@ -306,7 +304,7 @@ export class ProjectState {
   }
 
   async exportZip(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     const info = this.info;
     if (!brain || !info) return;
     await this.exporting.run(
@@ -323,7 +321,7 @@ export class ProjectState {
   }
 
   async createAgentFolder(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     await this.opening.run({ phase: 'Creating .agent', done: 0, total: null, unit: 'items' }, async () => {
       const { project, created } = await brain.createAgentFolder();
@@ -333,7 +331,7 @@ export class ProjectState {
   }
 
   async close(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     await brain.closeProject();
     this.#store?.removeItem(lastProjectKey);
@@ -342,7 +340,7 @@ export class ProjectState {
 
   /** Reopens the project of the last visit (called once the brain is open). */
   async restore(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     const last = this.#last();
     if (!last || (await brain.projectInfo())) return;
@@ -373,7 +371,7 @@ export class ProjectState {
   }
 
   async #openNow(source: ProjectSource, remember: LastProject): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return;
     this.info = await brain.openProject(source);
     this.#remember(remember);
@@ -405,7 +403,7 @@ export class ProjectState {
   }
 
   async #write(doc: OpenDoc, text: string, expectedVersion: string | null): Promise<boolean> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     if (!brain) return false;
     this.#ownWrites.add(doc.path);
     const written = await this.saving.run(
@@ -437,8 +435,9 @@ export class ProjectState {
     return true;
   }
 
-  async #loadLists(): Promise<void> {
-    const brain = this.#source.brain;
+  /** The project, the stored projects and the open project's `.agent` files, skills and other agents' memory. */
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const [info, stored] = await Promise.all([brain.projectInfo(), brain.listProjects()]);
     let agentFiles: AgentFileSummary[] = [];
@@ -460,7 +459,7 @@ export class ProjectState {
   }
 
   async #loadDoc(): Promise<void> {
-    const brain = this.#source.brain;
+    const brain = this.source.brain;
     const path = this.#want;
     if (!brain) return;
     if (path === null || !(await brain.projectInfo())) {

@@ -1,43 +1,30 @@
 import type { HistoryHit } from '../../lib/index';
 import type { BrainState } from './brain.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 /** History search: the query (from the route), its ranked hits, and how the words matched. */
-export class SearchState {
+export class SearchState extends ViewState {
   query = $state('');
   hits = $state.raw<readonly HistoryHit[]>([]);
   matched = $state<'all' | 'any' | 'none' | null>(null);
   /** Session and task titles, to say where a hit comes from. */
   sessionTitles = $state.raw<Readonly<Record<number, string>>>({});
   searching = $state(false);
-  error = $state<string | null>(null);
   elapsedMs = $state<number | null>(null);
 
-  #source: BrainState;
-  #refresher = createRefresher(
-    () => this.#search(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-    0,
-  );
-
   constructor(source: BrainState) {
-    this.#source = source;
+    super(source, 0);
   }
 
   search(query: string): void {
     if (query === this.query && this.matched !== null) return;
     this.query = query;
-    this.#refresher.request();
+    this.refresh();
   }
 
-  settled(): Promise<void> {
-    return this.#refresher.settled();
-  }
-
-  async #search(): Promise<void> {
-    const brain = this.#source.brain;
+  /** Runs the query (the route's); a search that finishes after the query changed is dropped. */
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     const query = this.query.trim();
     if (!brain) return;
     if (query === '') {

@@ -11,8 +11,7 @@ import type {
 } from '../../lib/index';
 import { taskStates } from '../labels';
 import { layoutTaskGraph } from '../task-graph';
-import type { BrainState } from './brain.svelte';
-import { createRefresher } from './refresher';
+import { ViewState } from './view-state.svelte';
 
 export interface TaskDetail {
   readonly task: Task;
@@ -28,7 +27,7 @@ export interface TaskDetail {
  * a graph) and the chosen task's steps, messages and summaries. The selection comes from the route; a fetch that
  * finishes after the selection moved on is dropped (the next one is already queued).
  */
-export class SessionsState {
+export class SessionsState extends ViewState {
   sessions = $state.raw<readonly Session[]>([]);
   /** The session shown: the one asked for, else the task's own session, else the most recent. */
   session = $state.raw<Session | null>(null);
@@ -38,7 +37,6 @@ export class SessionsState {
   /** Which task states are shown; all of them by default. */
   filter = $state.raw<readonly TaskState[]>(taskStates);
   loaded = $state(false);
-  error = $state<string | null>(null);
 
   visibleTasks = $derived(this.tasks.filter((task) => this.filter.includes(task.state)));
   graph = $derived(layoutTaskGraph(this.tasks));
@@ -46,34 +44,13 @@ export class SessionsState {
 
   #wantSession: SessionId | null = null;
   #wantTask: TaskId | null = null;
-  #source: BrainState;
-  #refresher = createRefresher(
-    () => this.#load(),
-    (error) => {
-      this.error = this.#source.fail(error);
-    },
-  );
-
-  constructor(source: BrainState) {
-    this.#source = source;
-  }
-
-  /** Fetches now and after every change the engine announces; returns the function that stops. */
-  start(): () => void {
-    const stop = this.#source.onChange(() => this.#refresher.request());
-    this.#refresher.request();
-    return () => {
-      stop();
-      this.#refresher.cancel();
-    };
-  }
 
   /** Selects a session and/or task (ids from the route; `null` means "the default"). */
   select(sessionId: number | null, taskId: number | null): void {
     if (sessionId === this.#wantSession && taskId === this.#wantTask) return;
     this.#wantSession = sessionId as SessionId | null;
     this.#wantTask = taskId as TaskId | null;
-    this.#refresher.request();
+    this.refresh();
   }
 
   toggleState(state: TaskState): void {
@@ -86,13 +63,8 @@ export class SessionsState {
     this.filter = taskStates;
   }
 
-  /** Resolves once what is shown reflects the selection and every change announced so far. */
-  settled(): Promise<void> {
-    return this.#refresher.settled();
-  }
-
-  async #load(): Promise<void> {
-    const brain = this.#source.brain;
+  protected async load(): Promise<void> {
+    const brain = this.source.brain;
     if (!brain) return;
     const wantSession = this.#wantSession;
     const wantTask = this.#wantTask;
