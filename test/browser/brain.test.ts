@@ -127,16 +127,32 @@ describe('the engine in a worker on OPFS', () => {
     expect(await target.integrityCheck()).toEqual(['ok']);
   });
 
-  it('notifies subscribers after committed changes', async () => {
+  /**
+   * Subscribes, records a session and a task, then (when `unsubscribeFirst`) unsubscribes and records one more
+   * session; returns the topics the listener saw once that last change has had its chance to reach it. The signal
+   * is a witness listener subscribed after it: the worker calls listeners in the order they subscribed, so by the
+   * time the witness has a change, the listener's call for it (had it still been subscribed) was made before.
+   */
+  async function topicsSeen(unsubscribeFirst: boolean): Promise<string[]> {
     const brain = await brainNamed(uniqueName());
     const topics: string[] = [];
     const unsubscribe = await brain.subscribe((change) => topics.push(change.topic));
+    const witnessed: string[] = [];
+    await brain.subscribe((change) => void witnessed.push(change.topic));
     const { id: sessionId } = await brain.startSession();
     await brain.startTask({ sessionId, title: 'x' });
     await expect.poll(() => topics).toEqual(['sessions', 'tasks']);
-    await unsubscribe();
+    if (unsubscribeFirst) await unsubscribe();
     await brain.startSession();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(topics).toEqual(['sessions', 'tasks']);
+    await expect.poll(() => witnessed).toEqual(['sessions', 'tasks', 'sessions']);
+    return topics;
+  }
+
+  it('notifies subscribers after committed changes, and stops once they unsubscribe', async () => {
+    expect(await topicsSeen(true)).toEqual(['sessions', 'tasks']);
+  });
+
+  it('control: a listener still subscribed does see that last change', async () => {
+    expect(await topicsSeen(false)).toEqual(['sessions', 'tasks', 'sessions']);
   });
 });

@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
+import { createRandom } from '../helpers/random';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
 
 interface Spawned {
@@ -80,17 +81,6 @@ function until(
   });
 }
 
-/** Deterministic pseudo-random numbers for workloads (same as the worker's byte generator). */
-function prng(seed: number) {
-  let x = seed | 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
-
 /** Reopens on a fresh worker (after a terminate, the old one's Web Lock and access handles take a moment). */
 async function reopen(name: string, maxBufferedBytes?: number) {
   for (let attempt = 0; ; attempt++) {
@@ -120,15 +110,15 @@ describe('write coalescing on OPFS', () => {
   it('writes byte-identical database files with and without coalescing, in far fewer OPFS writes', async () => {
     const on = await openDb({ coalesce: true });
     const off = await openDb({ coalesce: false });
-    const random = prng(7);
+    const random = createRandom(7, 'xorshift32');
     const script: [string, unknown[]][] = [];
     for (let t = 0; t < 40; t++) {
       const statements: [string, unknown[]][] = [];
       for (let s = 0; s < 12; s++) {
-        const id = Math.floor(random() * 300);
-        const r = random();
+        const id = random.int(0, 300);
+        const r = random.next();
         // Sizes from a few bytes to several pages (overflow chains), odd lengths included.
-        const size = Math.floor(random() * random() * 40_000) + 1;
+        const size = Math.floor(random.next() * random.next() * 40_000) + 1;
         if (r < 0.6)
           statements.push(['INSERT OR REPLACE INTO blobs (id, data) VALUES (?, zeroblob(?))', [id, size]]);
         else if (r < 0.8)
@@ -193,13 +183,13 @@ describe('write coalescing on OPFS', () => {
       const db = await openDb({ ...(maxBufferedBytes ? { maxBufferedBytes } : {}) });
       await db.api.exec(SCHEMA);
       const model = new Map<number, number>();
-      const random = prng(11);
+      const random = createRandom(11, 'xorshift32');
       for (let t = 0; t < 150; t++) {
         await db.api.exec('BEGIN');
         for (let s = 0; s < 5; s++) {
-          const id = Math.floor(random() * 400);
-          if (random() < 0.75) {
-            const size = Math.floor(random() * 30_000);
+          const id = random.int(0, 400);
+          if (random.next() < 0.75) {
+            const size = random.int(0, 30_000);
             await db.api.run('INSERT OR REPLACE INTO blobs (id, data) VALUES (?, zeroblob(?))', [id, size]);
             model.set(id, size);
           } else {

@@ -7,6 +7,7 @@
 import * as Comlink from 'comlink';
 import type { SqlDriver, SqlParams } from '../../src/storage/sqlite/driver';
 import { createOpfsSqliteEngine } from '../../src/storage/sqlite/opfs';
+import { createRandom } from '../helpers/random';
 
 let engine: Awaited<ReturnType<typeof createOpfsSqliteEngine>> | undefined;
 let db: SqlDriver | undefined;
@@ -16,17 +17,10 @@ const connection = (): SqlDriver => {
   return db;
 };
 
-/** Deterministic bytes (xorshift32) so two workers can produce the same database. */
+/** Deterministic bytes (the low byte of each xorshift32 output) so two workers can produce the same database. */
 export function bytes(seed: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed | 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
+  const random = createRandom(seed, 'xorshift32');
+  return Uint8Array.from({ length }, () => random.uint32() & 0xff);
 }
 
 function plain(error: unknown) {

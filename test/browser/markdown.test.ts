@@ -1,6 +1,7 @@
 /**
- * Hostile markdown rendered with the real marked + DOMPurify in Chromium: inserted into the live document,
- * given time to fire loads and errors, and then nothing may have run and no handler or script URL may remain.
+ * Hostile markdown rendered with the real marked + DOMPurify in Chromium: inserted into the live document, left
+ * until its loads, errors and toggles have fired (and its links, clicked, have run), and then nothing may have run
+ * and no handler or script URL may remain.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/lib/markdown';
@@ -52,15 +53,47 @@ const hostile: [string, string][] = [
   ['html in a table cell', `| a |\n|---|\n| <img src=x onerror="${hit('table')}"> |`],
 ];
 
+/** Resolves once `target` has dispatched one of `types` — after the listeners registered before this one ran. */
+const dispatched = (target: EventTarget, types: readonly string[]) =>
+  new Promise<void>((resolve) => {
+    for (const type of types) target.addEventListener(type, () => resolve(), { once: true });
+  });
+
+/**
+ * Inserts `html` into the live document and resolves once everything in it that fires on its own has fired: each
+ * image with a source has loaded or failed, each open <details> has toggled; then a frame is rendered (where
+ * autofocus applies). The parser registered any inline handler before our listener, so the handler runs first in
+ * the same dispatch: when this resolves, a handler that survived sanitising has run.
+ */
 async function mount(html: string): Promise<HTMLElement> {
   const el = document.createElement('div');
   el.innerHTML = html;
+  // Listened to before the element is in the document; nothing can fire before this task ends anyway.
+  const fired = [
+    ...[...el.querySelectorAll('img')]
+      .filter((img) => img.hasAttribute('src') || img.hasAttribute('srcset'))
+      .map((img) => dispatched(img, ['load', 'error'])),
+    ...[...el.querySelectorAll('details[open]')].map((details) => dispatched(details, ['toggle'])),
+  ];
   document.body.append(el);
   mounted.push(el);
-  // Give image errors, SVG loads, toggles and focus a chance to fire.
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await Promise.all(fired);
   await new Promise((resolve) => requestAnimationFrame(resolve));
   return el;
+}
+
+/**
+ * Clicks every link in `el`, then a javascript: link of our own, and resolves once that one has run: the script of
+ * a javascript: URL runs in a task the click queues, in click order, so by then every link clicked before it has
+ * had its turn.
+ */
+async function clickEveryLink(el: HTMLElement): Promise<void> {
+  for (const link of el.querySelectorAll('a')) link.click();
+  const last = document.createElement('a');
+  last.href = "javascript:void dispatchEvent(new Event('last-link-ran'))";
+  const ran = dispatched(window, ['last-link-ran']);
+  last.click();
+  await ran;
 }
 
 function assertInert(el: HTMLElement, name: string) {
@@ -90,19 +123,19 @@ describe('renderMarkdown on hostile input', () => {
 
   it('all of them together, clicked, still run nothing', async () => {
     const el = await mount(renderMarkdown(hostile.map(([, s]) => s).join('\n\n')));
-    for (const link of el.querySelectorAll('a')) link.click();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await clickEveryLink(el);
     assertInert(el, 'all');
     expect(window.__pwned).toBeUndefined();
   });
 
-  it('our own detector works: unsanitised, the same payload does run', async () => {
-    const el = document.createElement('div');
-    el.innerHTML = `<img src="x" onerror="${hit('control')}">`;
-    document.body.append(el);
-    mounted.push(el);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(window.__pwned).toEqual(['control']);
+  it('control: unsanitised, the same detectors see an image error, a toggle and a link run', async () => {
+    const el = await mount(
+      `<img src="x" onerror="${hit('img')}"><details open ontoggle="${hit('toggle')}"><summary>s</summary></details>` +
+        `<a href="javascript:${hit('link')}">l</a>`,
+    );
+    expect([...(window.__pwned ?? [])].sort()).toEqual(['img', 'toggle']);
+    await clickEveryLink(el);
+    expect([...(window.__pwned ?? [])].sort()).toEqual(['img', 'link', 'toggle']);
   });
 });
 

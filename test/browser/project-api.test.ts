@@ -125,7 +125,10 @@ describe('a folder handle posted to the worker', () => {
         description: 'Ship it.',
       });
 
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A last change of another topic: the listener gets changes in the order they were made, so once it has this
+      // one, it has every project change before it.
+      const { id: last } = await b.startSession({ title: 'after the project writes' });
+      await expect.poll(() => changes.some((c) => c.topic === 'sessions' && c.sessionId === last)).toBe(true);
       expect(changes.filter((c) => c.topic === 'project').map((c) => c.path)).toEqual([
         undefined,
         '.agent/MEMORY.md',

@@ -147,13 +147,13 @@ describe('refresher', () => {
       1,
     );
     for (let i = 0; i < 10; i++) refresher.request();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(runs).toBe(1);
+    // The first run starts and holds; the burst made during it is queued as one more run, which starts on release.
+    await expect.poll(() => runs).toBe(1);
     for (let i = 0; i < 10; i++) refresher.request();
     release();
-    await new Promise((r) => setTimeout(r, 5));
-    expect(runs).toBe(2);
+    await expect.poll(() => runs).toBe(2);
     release();
+    // Settled: nothing scheduled or running, so no further run is on its way (a burst of runs would show here).
     await refresher.settled();
     expect(runs).toBe(2);
   });
@@ -395,35 +395,62 @@ describe('StorageState', () => {
     ]);
   });
 
-  it('stops what writes on its own (the demo agent) before the database is replaced', async () => {
+  /** A page-side writer like the demo agent: one session after another until it is stopped. */
+  function startWriter(brain: Brain) {
+    let stopped = false;
+    let writes = 0;
+    let wrote = () => {};
+    const done = (async () => {
+      while (!stopped) {
+        await brain.startSession({ title: 'written by the agent' });
+        writes++;
+        wrote();
+      }
+    })();
+    stops.push(() => void (stopped = true));
+    return {
+      writes: () => writes,
+      /** Resolves once the write in flight (if any) has landed and no other will be made. */
+      stop: () => {
+        stopped = true;
+        return done;
+      },
+      /** Resolves when a write made from now on has landed, or when the writer has ended. */
+      nextWriteOrEnd: () => Promise.race([done, new Promise<void>((resolve) => (wrote = resolve))]),
+    };
+  }
+
+  /**
+   * Imports the exported brain while a writer runs, then gives the writer its chance to land something in the
+   * imported brain — one more write if it is still going, or its end — and reads the sessions with a call queued
+   * in the worker behind every write the writer sent.
+   */
+  async function importWhileWriting(registered: boolean): Promise<string[]> {
     const brainState = await openState();
     const brain = brainOf(brainState);
     const storage = new StorageState(brainState);
     await brain.startSession({ title: 'in the file' });
     const exported = await storage.exportDatabase();
-
-    // A page-side writer like the demo agent: one session after another until it is stopped.
-    let stopped = false;
-    let writes = 0;
-    const loop = (async () => {
-      while (!stopped) {
-        await brain.startSession({ title: 'written by the agent' });
-        writes++;
-      }
-    })();
-    stops.push(
-      brainState.registerWriter(async () => {
-        stopped = true;
-        await loop;
-      }),
-    );
-    await expect.poll(() => writes).toBeGreaterThan(2);
+    const writer = startWriter(brain);
+    if (registered) stops.push(brainState.registerWriter(writer.stop));
+    await expect.poll(writer.writes).toBeGreaterThan(2);
 
     const report = await storage.importFile(new File([exported!.blob], exported!.fileName));
     expect(storage.importing.error).toBeNull();
     expect(report).toBeDefined();
+    await writer.nextWriteOrEnd();
+    await writer.stop();
+    return (await brain.listSessions()).map((s) => s.title);
+  }
+
+  it('stops what writes on its own (the demo agent) before the database is replaced', async () => {
     // Nothing the writer did lands in the imported brain, during or after the import.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await brain.listSessions()).map((s) => s.title)).toEqual(['in the file']);
+    expect(await importWhileWriting(true)).toEqual(['in the file']);
+  });
+
+  it('control: a writer the import was not told of does land its writes in the imported brain', async () => {
+    const titles = await importWhileWriting(false);
+    expect(titles).toContain('in the file');
+    expect(titles).toContain('written by the agent');
   });
 });

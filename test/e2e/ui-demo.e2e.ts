@@ -130,12 +130,22 @@ test('every view on the demo data shows it', async () => {
   await expect(page.getByTestId('document').getByTestId('preview')).not.toBeEmpty();
   await saveScreenshot(page, 'project-demo-light');
 
-  // The same views in the dark theme.
+  // The same views in the dark theme, each shot once its data is on screen.
+  const dataShown = {
+    demo: () => expect(page.getByTestId('demo-finished')).toBeVisible(),
+    project: () => expect(page.getByTestId('document').getByTestId('preview')).not.toBeEmpty(),
+    plan: () => expect(page.getByTestId('resume-point')).toContainText('Everything is done'),
+    sessions: () => expect(page.getByTestId('task-graph').getByRole('link').nth(1)).toBeVisible(),
+    checkpoints: () => expect(page.getByTestId('diff').locator('.d2h-code-side-line').first()).toBeVisible(),
+    storage: () => expect(page.getByTestId('cleanup-summary')).toContainText('can be cleaned'),
+    search: () => expect(page.getByRole('search')).toBeVisible(),
+  };
   await page.getByRole('button', { name: 'Dark theme' }).click();
-  for (const view of ['demo', 'project', 'plan', 'sessions', 'checkpoints', 'storage', 'search'] as const) {
+  for (const [view, shown] of Object.entries(dataShown)) {
     await page.goto(`/#/${view}`);
     await expect(page.locator('main h2').first()).toBeVisible();
-    await page.waitForTimeout(300);
+    await shown();
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
     await saveScreenshot(page, `${view}-demo-dark`);
     await expectAccessible(page, `${view}, dark`);
   }

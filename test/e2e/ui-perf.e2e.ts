@@ -28,6 +28,32 @@ async function watchLongTasks(page: import('@playwright/test').Page) {
   };
 }
 
+/**
+ * Waits until the page is quiet, so that what the next watch sees belongs to the step it watches: three times in a
+ * row, every worker call sent so far is answered (a call of ours, queued in the worker behind them) and the main
+ * thread then reaches a long idle period (nothing queued and no timer due within 40 ms: no refresh pending).
+ */
+async function quiet(page: import('@playwright/test').Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const idle = () =>
+            new Promise<number>((resolve) =>
+              requestIdleCallback((deadline) => resolve(deadline.timeRemaining())),
+            );
+          let least = Infinity;
+          for (let round = 0; round < 3; round++) {
+            await globalThis.agentBrain!.info();
+            least = Math.min(least, await idle());
+          }
+          return least;
+        }),
+      { message: 'the page never went quiet', timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(40);
+}
+
 test('a 100 MB database is exported, imported and cleaned up from the storage view without a long task', async () => {
   test.setTimeout(240_000);
   const profile = await createProfile();
@@ -53,6 +79,7 @@ test('a 100 MB database is exported, imported and cleaned up from the storage vi
     });
     expect(fileBytes).toBeGreaterThan(100_000_000);
 
+    await quiet(page); // the views' refreshes after those writes are not the export's
     const exportTasks = await watchLongTasks(page);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export agent.db' }).click();
@@ -63,12 +90,12 @@ test('a 100 MB database is exported, imported and cleaned up from the storage vi
     // Import that same file through the file input (built in the page: no 100 MB over the test's wire).
     await page.evaluate(async () => {
       const bytes = await globalThis.agentBrain!.exportDatabase();
-      (globalThis as unknown as { __bigFile: File }).__bigFile = new File(
-        [bytes as Uint8Array<ArrayBuffer>],
-        'big.db',
-      );
+      const file = new File([bytes as Uint8Array<ArrayBuffer>], 'big.db');
+      // Its last byte reads back only once the browser holds the whole file: the copy is done.
+      await file.slice(file.size - 1).arrayBuffer();
+      (globalThis as unknown as { __bigFile: File }).__bigFile = file;
     });
-    await page.waitForTimeout(500); // let the copy above settle: it is the test's, not the app's
+    await quiet(page); // the copy above is the test's work, not the app's
     const importTasks = await watchLongTasks(page);
     await page.evaluate(() => {
       const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
@@ -83,7 +110,7 @@ test('a 100 MB database is exported, imported and cleaned up from the storage vi
 
     // Clean the 25 finished tasks (100 MB of step results) from the dry run's button.
     await expect(page.getByTestId('cleanup-summary')).toContainText('25 tasks can be cleaned');
-    await page.waitForTimeout(500);
+    await quiet(page); // the views' refreshes after the import are not the cleanup's
     const cleanupTasks = await watchLongTasks(page);
     await page.getByRole('button', { name: 'Run cleanup…' }).click();
     await page.getByRole('button', { name: 'Clean now' }).click();

@@ -10,38 +10,31 @@ import { createDelta } from '../../src/storage/blobs/delta-encode';
 import { sha256, toHex } from '../../src/storage/blobs/sha256';
 import { bytesToText, looksBinary, textToBytes } from '../../src/storage/blobs/text';
 import { inflateBounded, inflateBoundedFast, InflateError } from '../../src/storage/blobs/zlib';
+import { createRandom } from '../helpers/random';
 
-/** Deterministic randomness (no patched globals). */
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
-function randomBytes(length: number, seed: number): Uint8Array {
-  const next = rng(seed);
-  return Uint8Array.from({ length }, () => Math.floor(next() * 256));
-}
+/** The same seed, the same bytes. */
+const randomBytes = (length: number, seed: number): Uint8Array => createRandom(seed, 'lcg').bytes(length);
 
 /** Source-like text: repetitive enough to compress and to delta well. */
 function sourceText(lines: number, seed: number): string {
-  const next = rng(seed);
+  const random = createRandom(seed, 'lcg');
   return Array.from(
     { length: lines },
-    (_, i) => `  const value${i} = compute(${Math.floor(next() * 1000)}, 'item-${i % 37}');`,
+    (_, i) => `  const value${i} = compute(${random.int(0, 1000)}, 'item-${i % 37}');`,
   ).join('\n');
 }
 
 /** A new version of `bytes`: a few random replacements, insertions and deletions. */
 function edit(bytes: Uint8Array, seed: number, edits = 5): Uint8Array {
-  const next = rng(seed);
+  const random = createRandom(seed, 'lcg');
   const out = Array.from(bytes);
   for (let e = 0; e < edits; e++) {
-    const at = Math.floor(next() * (out.length + 1));
-    const kind = Math.floor(next() * 3);
-    const insert = Array.from(randomBytes(1 + Math.floor(next() * 40), seed + e));
-    if (kind === 0) out.splice(at, Math.floor(next() * 30), ...insert);
+    const at = random.int(0, out.length + 1);
+    const kind = random.int(0, 3);
+    const insert = Array.from(randomBytes(random.int(1, 41), seed + e));
+    if (kind === 0) out.splice(at, random.int(0, 30), ...insert);
     else if (kind === 1) out.splice(at, 0, ...insert);
-    else out.splice(at, Math.floor(next() * 60));
+    else out.splice(at, random.int(0, 60));
   }
   return Uint8Array.from(out);
 }

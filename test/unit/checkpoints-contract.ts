@@ -4,13 +4,8 @@
  * (test/browser/checkpoints.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type {
-  BrainApi,
-  BrainChange,
-  CheckpointBody,
-  CheckpointContent,
-  TaskId,
-} from '../../src/core/api';
+import type { BrainApi, BrainChange, CheckpointBody, CheckpointContent, TaskId } from '../../src/core/api';
+import { createRandom } from '../helpers/random';
 
 export type CheckpointHarness = {
   readonly api: Pick<
@@ -30,34 +25,29 @@ export type CheckpointHarness = {
   close(): Promise<void>;
 };
 
-function rng(seed: number) {
-  let state = seed >>> 0;
-  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
+/** The same seed, the same bytes. */
 export function randomBytes(length: number, seed: number): Uint8Array {
-  const next = rng(seed);
-  return Uint8Array.from({ length }, () => Math.floor(next() * 256));
+  return createRandom(seed, 'lcg').bytes(length);
 }
 
 /** Source-like text of about `lines` lines. */
 export function sourceText(lines: number, seed: number): string {
-  const next = rng(seed);
+  const random = createRandom(seed, 'lcg');
   return Array.from(
     { length: lines },
-    (_, i) => `export const v${i} = fn(${Math.floor(next() * 1e6)}, "k${i % 41}"); // ✓ ${i}`,
+    (_, i) => `export const v${i} = fn(${random.int(0, 1e6)}, "k${i % 41}"); // ✓ ${i}`,
   ).join('\n');
 }
 
 /** The next version of a text: a few lines replaced, inserted and removed. */
 export function editText(text: string, seed: number): string {
-  const next = rng(seed);
+  const random = createRandom(seed, 'lcg');
   const lines = text.split('\n');
   for (let e = 0; e < 4; e++) {
-    const at = Math.floor(next() * lines.length);
-    const kind = Math.floor(next() * 3);
-    if (kind === 0) lines[at] = `// edited ${seed}-${e} ${next()}`;
-    else if (kind === 1) lines.splice(at, 0, `const added${seed}_${e} = ${next()};`);
+    const at = random.int(0, lines.length);
+    const kind = random.int(0, 3);
+    if (kind === 0) lines[at] = `// edited ${seed}-${e} ${random.next()}`;
+    else if (kind === 1) lines.splice(at, 0, `const added${seed}_${e} = ${random.next()};`);
     else lines.splice(at, 1);
   }
   return lines.join('\n');

@@ -19,6 +19,7 @@ import {
   sourceText,
 } from './checkpoints-contract';
 import { freshDb } from './helpers';
+import { createRandom } from '../helpers/random';
 
 /** The core and checkpoint features on one migrated in-memory database, serialised as the engine does. */
 async function nodeEngine(limits: Partial<EngineLimits> = {}) {
@@ -381,22 +382,21 @@ async function sharedHistory(seed: number) {
     CheckpointEntryId,
     { before: CheckpointBody; after: CheckpointBody; taskId: TaskId }
   >();
-  let state = seed;
-  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const random = createRandom(seed, 'lcg');
   for (let step = 0; step < 60; step++) {
-    const taskId = tasks[Math.floor(random() * tasks.length)] as TaskId;
-    const path = paths[Math.floor(random() * paths.length)] as string;
+    const taskId = random.pick(tasks);
+    const path = random.pick(paths);
     const before = current.get(path) ?? null;
     let after: CheckpointBody;
     if (before instanceof Uint8Array) {
       const bytes = before.slice();
-      const at = Math.floor(random() * bytes.length);
+      const at = random.int(0, bytes.length);
       bytes[at] = (bytes[at] as number) ^ 0x5a;
       after = bytes;
-    } else if (random() < 0.1) after = null;
+    } else if (random.next() < 0.1) after = null;
     else after = editText(before ?? sourceText(100, step), step);
     // Sometimes a task writes a body another task already stored (dedupe across tasks).
-    if (random() < 0.1) after = sourceText(400, seed);
+    if (random.next() < 0.1) after = sourceText(400, seed);
     const { id } = await engine.api.checkpointFile({ taskId, path, before, after });
     expected.set(id, { before, after, taskId });
     current.set(path, after);

@@ -5,17 +5,7 @@ import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import type { TaskId } from '../../src/core/api';
 import { body } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
-
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom } from '../helpers/random';
 
 /** The trigger-kept counters must equal the checkpoint store's own exact aggregates (which scan every entry). */
 async function expectCountersExact(db: SqlDriver) {
@@ -46,28 +36,28 @@ async function expectCountersExact(db: SqlDriver) {
 describe('checkpoint counters (kept by triggers) stay exact', () => {
   it('through shared bodies, repeated edits, deltas, cleanups with rebases, and a deleted task', async () => {
     const { api, database } = await memoryBrain();
-    const next = random(42);
+    const random = createRandom(42);
     const { id: sessionId } = await api.startSession();
     const tasks: TaskId[] = [];
     const versions = new Map<string, number>();
     const step = async (taskId: TaskId) => {
-      const path = `src/f${Math.floor(next() * 4)}.ts`;
+      const path = `src/f${random.int(0, 4)}.ts`;
       const v = versions.get(path) ?? 0;
       const before = v === 0 ? null : body(path.length, v - 1, 150 + (v % 3) * 40);
       // Sometimes the same content twice (dedupe across tasks), sometimes a new version (a delta candidate).
-      const after = next() < 0.2 && v > 0 ? before : body(path.length, v, 150 + ((v + 1) % 3) * 40);
+      const after = random.next() < 0.2 && v > 0 ? before : body(path.length, v, 150 + ((v + 1) % 3) * 40);
       if (after !== before) versions.set(path, v + 1);
       await api.checkpointFile({ taskId, path, before, after });
     };
     for (let round = 0; round < 12; round++) {
       const { id } = await api.startTask({ sessionId, title: `t${round}` });
       tasks.push(id);
-      for (let i = 0; i < 6; i++) await step(tasks[Math.floor(next() * tasks.length)] as TaskId);
+      for (let i = 0; i < 6; i++) await step(random.pick(tasks));
       await expectCountersExact(database.driver);
       if (round % 3 === 2) {
         // Finish a few older tasks and clean them: their bodies go, dependents are rebased.
         for (const old of tasks.slice(0, -1))
-          if (next() < 0.5) await api.setTaskState(old, 'superseded').catch(() => undefined);
+          if (random.next() < 0.5) await api.setTaskState(old, 'superseded').catch(() => undefined);
         await api.cleanup();
         await expectCountersExact(database.driver);
       }

@@ -1,35 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { WriteBuffer } from '../../src/storage/sqlite/coalescing-vfs';
-
-function prng(seed: number) {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x1_0000_0000;
-  };
-}
+import { createRandom } from '../helpers/random';
 
 describe('WriteBuffer (pending writes of one file)', () => {
   it('matches a plain byte array under random overlapping, adjacent and appending writes', () => {
     for (let seed = 1; seed <= 30; seed++) {
-      const random = prng(seed);
+      const random = createRandom(seed, 'xorshift32');
       const size = 1 << 16;
       const model = new Int16Array(size).fill(-1); // -1: never written
       const buffer = new WriteBuffer();
       for (let w = 0; w < 200; w++) {
-        const r = random();
+        const r = random.next();
         // Journal-like appends, page-aligned pages, and arbitrary small writes.
-        const offset =
-          r < 0.3
-            ? buffer.end
-            : r < 0.7
-              ? Math.floor(random() * 15) * 4096
-              : Math.floor(random() * (size - 5000));
-        const length = r < 0.7 ? [4, 4096, 4][w % 3]! : Math.floor(random() * 5000) + 1;
+        const offset = r < 0.3 ? buffer.end : r < 0.7 ? random.int(0, 15) * 4096 : random.int(0, size - 5000);
+        const length = r < 0.7 ? [4, 4096, 4][w % 3]! : random.int(1, 5001);
         if (offset + length > size) continue;
-        const data = Uint8Array.from({ length }, () => Math.floor(random() * 256));
+        const data = random.bytes(length);
         buffer.write(offset, data);
         model.set(data, offset);
       }
@@ -48,8 +34,8 @@ describe('WriteBuffer (pending writes of one file)', () => {
       expect(model.filter((b) => b !== -1).length).toBe(bytes);
       // Overlay onto "file bytes" (0xee) reads back the model; covers() only when one extent holds the range.
       for (let q = 0; q < 50; q++) {
-        const offset = Math.floor(random() * (size - 9000));
-        const target = new Uint8Array(Math.floor(random() * 9000) + 1).fill(0xee);
+        const offset = random.int(0, size - 9000);
+        const target = new Uint8Array(random.int(1, 9001)).fill(0xee);
         const { covered } = buffer.overlay(offset, target);
         let mismatches = 0;
         let whole = true;

@@ -10,6 +10,7 @@ import {
 } from '../../src/core/retention/index';
 import { asSessionId, asTaskId } from '../../src/core/ids';
 import { taskStates } from '../../src/core/model';
+import { createRandom } from '../helpers/random';
 
 const fixturesDir = fileURLToPath(new URL('../fixtures/retention/', import.meta.url));
 const fixtures = readdirSync(fixturesDir)
@@ -24,56 +25,36 @@ const fixtures = readdirSync(fixturesDir)
     }),
   }));
 
-/** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same "random" states. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: readonly T[], next: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy;
-}
-
+/** A generated state: the same seed, the same state. */
 function randomState(seed: number): RetentionState {
-  const next = random(seed);
-  const count = 5 + Math.floor(next() * 40);
-  const sessionCount = 1 + Math.floor(next() * 4);
+  const random = createRandom(seed);
+  const count = random.int(5, 45);
+  const sessionCount = random.int(1, 5);
   const tasks: RetentionTask[] = [];
   for (let id = 1; id <= count; id++) {
     const references = [];
-    for (let r = Math.floor(next() * 3); r > 0; r--) {
+    for (let r = random.int(0, 3); r > 0; r--) {
       references.push({
-        to: asTaskId(1 + Math.floor(next() * count)),
-        kind: next() < 0.5 ? ('child' as const) : ('reference' as const),
+        to: asTaskId(random.int(1, count + 1)),
+        kind: random.next() < 0.5 ? ('child' as const) : ('reference' as const),
       });
     }
     tasks.push({
       id: asTaskId(id),
       // session 0 does not exist: those tasks are orphans
-      sessionId: next() < 0.15 ? null : asSessionId(Math.floor(next() * (sessionCount + 1))),
-      state: taskStates[Math.floor(next() * taskStates.length)] as RetentionTask['state'],
-      pinned: next() < 0.1,
+      sessionId: random.next() < 0.15 ? null : asSessionId(random.int(0, sessionCount + 1)),
+      state: random.pick(taskStates),
+      pinned: random.next() < 0.1,
       references,
-      heavyRemovedAt: next() < 0.1 ? 1_700_000_000_000 : null,
+      heavyRemovedAt: random.next() < 0.1 ? 1_700_000_000_000 : null,
     });
   }
   const sessions = Array.from({ length: sessionCount }, (_, i) => ({
     id: asSessionId(i + 1),
-    currentTaskId: next() < 0.8 ? asTaskId(1 + Math.floor(next() * count)) : null,
+    currentTaskId: random.next() < 0.8 ? asTaskId(random.int(1, count + 1)) : null,
   }));
-  const vanishedTaskIds = Array.from({ length: Math.floor(next() * 4) }, () =>
-    asTaskId(count + 1 + Math.floor(next() * 10)),
+  const vanishedTaskIds = Array.from({ length: random.int(0, 4) }, () =>
+    asTaskId(random.int(count + 1, count + 11)),
   );
   return { sessions, tasks, vanishedTaskIds };
 }
@@ -96,11 +77,11 @@ describe('planRetention: properties over generated states', () => {
   it('gives the same plan whatever the order of its input', () => {
     for (const seed of seeds) {
       const state = randomState(seed);
-      const next = random(seed * 7919);
+      const random = createRandom(seed * 7919);
       const reordered = {
-        sessions: shuffled(state.sessions, next),
-        tasks: shuffled(state.tasks, next).map((t) => ({ ...t, references: shuffled(t.references, next) })),
-        vanishedTaskIds: shuffled(state.vanishedTaskIds ?? [], next),
+        sessions: random.shuffled(state.sessions),
+        tasks: random.shuffled(state.tasks).map((t) => ({ ...t, references: random.shuffled(t.references) })),
+        vanishedTaskIds: random.shuffled(state.vanishedTaskIds ?? []),
       };
       expect(planRetention(reordered)).toEqual(planRetention(state));
     }

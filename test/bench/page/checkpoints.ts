@@ -10,6 +10,7 @@ import {
   type CheckpointEntryId,
   type TaskId,
 } from '../../../src/lib/index';
+import { createRandom } from '../../helpers/random';
 import { progress } from './progress';
 
 interface Manifest {
@@ -128,11 +129,10 @@ export async function checkpointsBench(options: {
 
   // Random single reads on a cold engine.
   await reopen();
-  let state = options.seed >>> 0;
-  const random = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  const random = createRandom(options.seed, 'lcg');
   const latencies: number[] = [];
   for (let i = 0; i < options.randomReads; i++) {
-    const entry = entries[Math.floor(random() * entries.length)] as (typeof entries)[number];
+    const entry = random.pick(entries);
     const started = performance.now();
     const got = await brain.readCheckpoint(entry.id);
     latencies.push(performance.now() - started);

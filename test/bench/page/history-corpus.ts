@@ -4,17 +4,7 @@
  * hundred paths, validation runs of a handful of checks. Same seed, same history.
  */
 import type { NewEventInput, SessionId } from '../../../src/lib/index';
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom, type Random } from '../../helpers/random';
 
 const common = (
   'the a to of and in is for that it on with test fix file change add remove update parser function error ' +
@@ -47,24 +37,24 @@ const syllables = [
   'xo',
 ];
 
-function vocabulary(random: () => number, size: number): string[] {
+function vocabulary(random: Random, size: number): string[] {
   const words = new Set<string>([...common, ...domain]);
   while (words.size < size) {
-    const n = 2 + Math.floor(random() * 3);
+    const n = random.int(2, 5);
     let w = '';
-    for (let i = 0; i < n; i++) w += syllables[Math.floor(random() * syllables.length)];
+    for (let i = 0; i < n; i++) w += random.pick(syllables);
     words.add(w);
   }
   return [...words];
 }
 
 /** Zipf(s≈1) rank sampling over `n` items by inverting the harmonic CDF. */
-function zipf(random: () => number, n: number): () => number {
+function zipf(random: Random, n: number): () => number {
   const cdf: number[] = [];
   let sum = 0;
   for (let k = 1; k <= n; k++) cdf.push((sum += 1 / k));
   return () => {
-    const u = random() * sum;
+    const u = random.next() * sum;
     let lo = 0;
     let hi = n - 1;
     while (lo < hi) {
@@ -82,7 +72,7 @@ export interface HistoryCorpus {
 }
 
 export function corpusVocabulary(seed: number): HistoryCorpus {
-  const random = mulberry32(seed);
+  const random = createRandom(seed);
   const words = vocabulary(random, 20_000);
   const dirs = ['src', 'src/core', 'src/ui', 'src/worker', 'test/unit', 'test/browser', 'docs'];
   const paths: string[] = [];
@@ -93,11 +83,11 @@ export function corpusVocabulary(seed: number): HistoryCorpus {
 
 /** `count` events for `sessionId`, in batches of at most 10 000 (what recordEvents takes). */
 export function syntheticHistory(sessionId: SessionId, count: number, seed: number): NewEventInput[][] {
-  const random = mulberry32(seed);
+  const random = createRandom(seed);
   const { words, paths } = corpusVocabulary(seed);
   const rank = zipf(random, words.length);
   const sentence = (min: number, spread: number) => {
-    const n = min + Math.floor(random() * spread);
+    const n = random.int(min, min + spread);
     const out: string[] = [];
     for (let i = 0; i < n; i++) out.push(words[rank()] as string);
     return out.join(' ');
@@ -106,7 +96,7 @@ export function syntheticHistory(sessionId: SessionId, count: number, seed: numb
   const batches: NewEventInput[][] = [];
   let batch: NewEventInput[] = [];
   for (let i = 0; i < count; i++) {
-    const r = random();
+    const r = random.next();
     const event: NewEventInput =
       r < 0.3
         ? { sessionId, kind: 'note', text: sentence(8, 30) }
@@ -114,15 +104,15 @@ export function syntheticHistory(sessionId: SessionId, count: number, seed: numb
           ? {
               sessionId,
               kind: 'file_change',
-              path: paths[Math.floor(random() * paths.length)] as string,
+              path: random.pick(paths),
               text: sentence(4, 10),
             }
           : r < 0.65
             ? {
                 sessionId,
                 kind: 'validation',
-                name: checks[Math.floor(random() * checks.length)] as string,
-                result: random() < 0.3 ? 'failed' : 'passed',
+                name: random.pick(checks),
+                result: random.next() < 0.3 ? 'failed' : 'passed',
                 text: sentence(3, 12),
               }
             : r < 0.8
@@ -142,16 +132,16 @@ export function syntheticHistory(sessionId: SessionId, count: number, seed: numb
 
 /** A mix of what people search for: common and rare words, two or three words, a path, a prefix. */
 export function historyQueries(count: number, seed: number): string[] {
-  const random = mulberry32(seed);
+  const random = createRandom(seed);
   const { words, paths } = corpusVocabulary(7);
-  const pick = (from: number, to: number) => words[from + Math.floor(random() * (to - from))] as string;
+  const pick = (from: number, to: number) => words[random.int(from, to)] as string;
   const shapes = [
     () => pick(0, 40),
     () => pick(40, 400),
     () => pick(400, 20_000),
     () => `${pick(0, 100)} ${pick(40, 2_000)}`,
     () => `${pick(40, 400)} ${pick(40, 400)} ${pick(400, 5_000)}`,
-    () => paths[Math.floor(random() * paths.length)] as string,
+    () => random.pick(paths),
     () => `${pick(40, 200).slice(0, 4)}*`,
   ];
   const out: string[] = [];

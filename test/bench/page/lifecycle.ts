@@ -11,19 +11,8 @@ import {
   type CheckpointEntryId,
   type TaskId,
 } from '../../../src/lib/index';
+import { createRandom, type Random } from '../../helpers/random';
 import { progress } from './progress';
-
-/** mulberry32: the same seed, the same bytes. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const words = [
   'state',
@@ -40,24 +29,24 @@ const words = [
   'cache',
 ];
 
-function sourceLine(next: () => number): string {
-  const w = () => words[Math.floor(next() * words.length)] as string;
-  return `export function ${w()}${Math.floor(next() * 1e4)}(${w()}) { return ${w()}.${w()}(${Math.floor(next() * 1e6)}, '${w()}'); }\n`;
+function sourceLine(random: Random): string {
+  const w = () => random.pick(words);
+  return `export function ${w()}${random.int(0, 1e4)}(${w()}) { return ${w()}.${w()}(${random.int(0, 1e6)}, '${w()}'); }\n`;
 }
 
 /** An agent's edit: a few lines rewritten, one added. */
-function edit(text: string, next: () => number): string {
+function edit(text: string, random: Random): string {
   const lines = text.split(/(?<=\n)/);
   for (let i = 0; i < Math.max(1, lines.length / 40); i++)
-    lines[Math.floor(next() * lines.length)] = sourceLine(next);
-  lines.splice(Math.floor(next() * lines.length), 0, sourceLine(next));
+    lines[random.int(0, lines.length)] = sourceLine(random);
+  lines.splice(random.int(0, lines.length), 0, sourceLine(random));
   return lines.join('');
 }
 
-function output(next: () => number, bytes: number): string {
+function output(random: Random, bytes: number): string {
   let text = '';
   while (text.length < bytes)
-    text += `${sourceLine(next).slice(0, 60)} ok ${Math.floor(next() * 1e9).toString(36)}\n`;
+    text += `${sourceLine(random).slice(0, 60)} ok ${random.int(0, 1e9).toString(36)}\n`;
   return text;
 }
 
@@ -92,7 +81,7 @@ async function seedRun(options: {
   edits: number;
   seed: number;
 }) {
-  const next = random(options.seed);
+  const random = createRandom(options.seed);
   const brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
   try {
     await brain.setAutoCleanup(
@@ -102,7 +91,7 @@ async function seedRun(options: {
     );
     const { id: sessionId } = await brain.startSession({ title: 'the seed: 100 tasks' });
     const files = Array.from({ length: options.files }, () =>
-      Array.from({ length: 300 }, () => sourceLine(next)).join(''),
+      Array.from({ length: 300 }, () => sourceLine(random)).join(''),
     );
     let previous: TaskId | null = null;
     let expected = new Map<CheckpointEntryId, { before: CheckpointBody; after: CheckpointBody }>();
@@ -131,13 +120,13 @@ async function seedRun(options: {
           taskId: id,
           tool,
           params: { path, attempt: s },
-          result: { output: output(next, options.stepOutputBytes) },
+          result: { output: output(random, options.stepOutputBytes) },
           status: 'ok',
         });
         for (; e < editsPerTask && Math.floor((e * options.steps) / editsPerTask) === s; e++) {
           const f = e % options.files;
           const before = files[f] as string;
-          const after = edit(before, next);
+          const after = edit(before, random);
           const { id: entryId } = await brain.checkpointFile({
             taskId: id,
             path: `src/f${f}.ts`,
@@ -226,10 +215,10 @@ export async function lifecycleSeedBench(options: {
 }
 
 /** Random bytes as base64 text: distinct, and compressing only to about 3/4 (so stored bytes are easy to aim at). */
-function randomText(next: () => number, bytes: number): string {
+function randomText(random: Random, bytes: number): string {
   const raw = new Uint8Array(Math.ceil((bytes * 3) / 4));
   for (let i = 0; i < raw.length; i += 4) {
-    const v = Math.floor(next() * 4294967296);
+    const v = random.uint32();
     raw[i] = v & 255;
     raw[i + 1] = (v >>> 8) & 255;
     raw[i + 2] = (v >>> 16) & 255;
@@ -260,7 +249,7 @@ export async function lifecycleLargeBench(options: {
   seed: number;
   audits: number;
 }) {
-  const next = random(options.seed);
+  const random = createRandom(options.seed);
   const estimate = await navigator.storage.estimate();
   const tasks = options.sessions * options.tasksPerSession;
   const target = options.targetMiB * 1048576;
@@ -270,7 +259,7 @@ export async function lifecycleLargeBench(options: {
   const meanStep = target / 3 / tasks / options.stepsPerTask;
   // Page and row overhead is not known in advance: after each session, scale what is left to land on the target.
   let scale = 1;
-  const around = (mean: number) => Math.max(64, Math.round(scale * mean * (0.25 + 1.5 * next())));
+  const around = (mean: number) => Math.max(64, Math.round(scale * mean * (0.25 + 1.5 * random.next())));
   let brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
   await brain.setAutoCleanup({ enabled: false });
   const generated = await time(async () => {
@@ -292,7 +281,7 @@ export async function lifecycleLargeBench(options: {
             taskId: id,
             path: `s${s}/t${t}/file${k}.txt`,
             before: null,
-            after: randomText(next, around(meanBody)),
+            after: randomText(random, around(meanBody)),
           })),
         );
         for (let k = 0; k < options.stepsPerTask; k++) {
@@ -300,7 +289,7 @@ export async function lifecycleLargeBench(options: {
             taskId: id,
             tool: 'run',
             params: { k },
-            result: { output: randomText(next, around(meanStep)) },
+            result: { output: randomText(random, around(meanStep)) },
             status: 'ok',
           });
         }
