@@ -12,6 +12,7 @@ const sections = {
   checkpoints: () => import('./sections/checkpoints.mjs'),
   lifecycle: () => import('./sections/lifecycle.mjs'),
   history: () => import('./sections/history.mjs'),
+  'record-event': () => import('./sections/record-event.mjs'),
 };
 
 function onlyArgument(args) {

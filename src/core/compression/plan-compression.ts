@@ -7,6 +7,8 @@ import { eventToLine } from '../events/lines';
 import type { SessionEvent } from '../events/model';
 import type { EventId } from '../ids';
 import { extractCheckpoint, type ExtractInput } from './extract';
+import { finishFold, type CheckpointFold, type FinishContext } from './fold';
+import { foldVerdicts, type Verdict } from './fold-verdicts';
 import { approxTokens, type ActiveCheckpoint, type BudgetItem, type ContextBudget } from './model';
 import { renderSessionSummary, type RenderOptions } from './render';
 
@@ -45,18 +47,45 @@ export function chooseTail(active: readonly SessionEvent[], limits: CompressionL
   return tail;
 }
 
-export interface PlanCompressionInput extends ExtractInput {
+interface PlanOptions {
   readonly limits?: Partial<CompressionLimits>;
   /** The summary in force before this compression (its size counts in "before"). */
   readonly previousSummaryChars?: number;
   readonly render?: RenderOptions;
 }
 
+export interface PlanCompressionInput extends ExtractInput, PlanOptions {}
+
+/** A compression planned from the whole log (tests, tools); the engine plans from its saved fold instead. */
 export function planCompression(input: PlanCompressionInput): CompressionPlan {
-  const limits = { ...defaultCompressionLimits, ...input.limits };
   const { checkpoint, verdicts } = extractCheckpoint(input);
+  const active = input.events.filter((e) => e.compressedAt === null);
+  return planFrom(checkpoint, verdicts, active, input);
+}
+
+export interface FoldedCompressionInput extends FinishContext, PlanOptions {
+  /** The fold of every event of the session, up to the newest. */
+  readonly fold: CheckpointFold;
+  /** The events still in the active context (the newest ones: a suffix of the log). */
+  readonly active: readonly SessionEvent[];
+}
+
+/** A compression planned from the fold and the active events only: its cost follows the active context. */
+export function planCompressionFromFold(input: FoldedCompressionInput): CompressionPlan {
+  const checkpoint = finishFold(input.fold, input);
+  const verdicts = foldVerdicts(input.fold, input.active, input.plan);
+  return planFrom(checkpoint, verdicts, input.active, input);
+}
+
+function planFrom(
+  checkpoint: ActiveCheckpoint,
+  verdicts: ReadonlyMap<EventId, Verdict>,
+  activeEvents: readonly SessionEvent[],
+  input: PlanOptions,
+): CompressionPlan {
+  const limits = { ...defaultCompressionLimits, ...input.limits };
   const markdown = renderSessionSummary(checkpoint, input.render);
-  const active = [...input.events].filter((e) => e.compressedAt === null).sort((a, b) => a.id - b.id);
+  const active = [...activeEvents].sort((a, b) => a.id - b.id);
   const tail = chooseTail(active, limits);
   const inTail = new Set<EventId>(tail.map((e) => e.id));
   const compress = active.filter((e) => !inTail.has(e.id));

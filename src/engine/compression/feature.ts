@@ -1,5 +1,5 @@
-import { extractCheckpoint } from '../../core/compression/extract';
-import { planCompression, type CompressionPlan } from '../../core/compression/plan-compression';
+import { finishFold } from '../../core/compression/fold';
+import { planCompressionFromFold, type CompressionPlan } from '../../core/compression/plan-compression';
 import { renderSessionSummary } from '../../core/compression/render';
 import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compression/session-file';
 import { asSessionId, type SessionId } from '../../core/ids';
@@ -9,6 +9,7 @@ import { createJournalRepo } from '../../storage/sqlite/journal-repo';
 import type { CompressionApi, CompressOptions, FilesWritten, ResumePoint } from '../../core/api/memory';
 import { errorText, type EventLog } from '../events/log';
 import { readFolder, validationsDone } from './resume';
+import { createSessionFolds, type SessionState } from './session-fold';
 import { memoryPaths, updateFile, type MemoryFiles, type MemoryFilesProvider } from '../memory-files';
 
 export const SUMMARY_KIND = 'session_checkpoint';
@@ -24,35 +25,26 @@ const MAX_TAIL = 500;
  * SESSION_SUMMARY.md and PLAN.md rewritten), so a failure there loses nothing and the next compression repeats it.
  */
 export function createCompressionFeature(log: EventLog, files: MemoryFilesProvider) {
-  const { sessions, tasks, events, history, plans } = log.repos;
+  const { events, history } = log.repos;
   const { db, clock } = log.ctx;
   const journal = createJournalRepo(db);
-
-  /** The session's task (its current one, else the task of its latest event), with its plan. */
-  async function sessionState(sessionId: SessionId) {
-    const session = await sessions.get(sessionId);
-    const all = await events.list(sessionId);
-    let taskId = session.currentTaskId;
-    for (let i = all.length - 1; taskId === null && i >= 0; i--) taskId = all[i]?.taskId ?? null;
-    const task = taskId === null ? null : await tasks.get(taskId);
-    const plan = task === null ? null : await plans.get(task.id);
-    return { session, task, plan, events: all };
-  }
+  const folds = createSessionFolds(log);
 
   async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {
-    const state = await sessionState(sessionId);
+    const state = await folds.sessionState(sessionId);
     const previous = await history.lastCompression(sessionId);
     const keepTail =
       options.keepTail === undefined
         ? undefined
         : Math.min(MAX_TAIL, Math.max(0, Math.floor(options.keepTail)));
-    const lastId = state.events[state.events.length - 1]?.id ?? null;
+    const lastId = state.fold.lastEventId;
     const prose = options.prose === undefined ? null : requireText(options.prose, 'Prose', 200_000);
-    const plan = planCompression({
+    const plan = planCompressionFromFold({
       sessionId,
       taskId: state.task?.id ?? null,
       taskTitle: state.task?.title ?? null,
-      events: state.events,
+      fold: state.fold,
+      active: state.active,
       plan: state.plan,
       previousSummaryChars: previous?.summary?.length ?? 0,
       ...(keepTail === undefined ? {} : { limits: { keepTail } }),
@@ -69,7 +61,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   async function writeFiles(
     folder: MemoryFiles,
     sessionId: SessionId,
-    state: Awaited<ReturnType<typeof sessionState>>,
+    state: SessionState,
     plan: CompressionPlan,
     written: {
       summary: boolean;
@@ -82,10 +74,11 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     // Lines still in SESSION.jsonl whose events an earlier compression already moved (its file step failed).
     const inFile = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
     const moving = new Set(plan.compress.map((e) => e.id));
-    const leftover = new Set(inFile.events.map((e) => e.id));
-    const toHistory = state.events.filter(
-      (e) => moving.has(e.id) || (e.compressedAt !== null && leftover.has(e.id)),
+    const leftover = await events.compressedAmong(
+      sessionId,
+      inFile.events.filter((e) => !moving.has(e.id)).map((e) => e.id),
     );
+    const toHistory = [...plan.compress, ...leftover].sort((a, b) => a.id - b.id);
     if (toHistory.length > 0) await folder.appendLines(memoryPaths.history, toHistory.map(eventLine));
     written.history = true;
     await updateFile(folder, memoryPaths.session, (text) => {
@@ -115,8 +108,9 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
         content: plan.markdown,
         createdAt: now,
       });
-      await history.indexPendingSummaries(sessionId, SUMMARY_KIND);
-      await history.indexPendingSteps(sessionId);
+      await history.indexPendingSummaries(sessionId, SUMMARY_KIND, state.saved?.summariesIndexedUpto);
+      await history.indexPendingSteps(sessionId, state.saved?.stepsIndexedUpto);
+      const newest = await folds.newestIds();
       const moved = await events.markCompressed(
         plan.compress.map((e) => e.id),
         now,
@@ -128,6 +122,11 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
         checkpoint: JSON.stringify(plan.checkpoint),
         budget: JSON.stringify(plan.budget),
         createdAt: now,
+      });
+      // The next compression resumes from here: it folds only the events after this one.
+      await folds.save(sessionId, state.fold, {
+        stepsIndexedUpto: newest.step,
+        summariesIndexedUpto: newest.summary,
       });
       return { summaryId, compressionId, moved };
     });
@@ -165,15 +164,15 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   }
 
   async function resumePoint(sessionId: SessionId): Promise<ResumePoint> {
-    const state = await sessionState(sessionId);
-    const { checkpoint } = extractCheckpoint({
+    const state = await folds.sessionState(sessionId);
+    await folds.saveIfLong(sessionId, state);
+    const checkpoint = finishFold(state.fold, {
       sessionId,
       taskId: state.task?.id ?? null,
       taskTitle: state.task?.title ?? null,
-      events: state.events,
       plan: state.plan,
     });
-    const active = state.events.filter((e) => e.compressedAt === null);
+    const { active } = state;
     const folder = await files();
     const folderView = folder
       ? await readFolder(folder, sessionId, active)
@@ -185,7 +184,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       plan: state.plan,
       checkpoint,
       firstUnfinishedAction: checkpoint.nextAction,
-      validationsDone: validationsDone(state.events),
+      validationsDone: validationsDone(state.fold),
       filesChanged: checkpoint.files,
       load: {
         summaryMarkdown: renderSessionSummary(checkpoint, { taskTitle: state.task?.title ?? null }),
@@ -200,7 +199,8 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     feature: {
       async activeCheckpoint(sessionId: SessionId) {
         const id = asSessionId(requireId(sessionId, 'sessionId'));
-        const { plan } = await plannedCompression(id, {}, clock.now());
+        const { state, plan } = await plannedCompression(id, {}, clock.now());
+        await folds.saveIfLong(id, state);
         return { checkpoint: plan.checkpoint, budget: plan.budget, markdown: plan.markdown };
       },
       compressContext: (sessionId: SessionId, options?: CompressOptions) => {

@@ -137,6 +137,17 @@ export function createEventsRepo(db: SqlDriver) {
       return changes;
     },
 
+    /** Those of `ids` that are events of the session already compressed away, in id order. */
+    async compressedAmong(sessionId: SessionId, ids: readonly EventId[]): Promise<SessionEvent[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.all<EventRow>(
+        `SELECT * FROM events WHERE id IN (SELECT value FROM json_each(?)) AND session_id = ? AND compressed_at IS NOT NULL
+         ORDER BY id`,
+        [JSON.stringify(ids), sessionId],
+      );
+      return rows.map(toEvent);
+    },
+
     /** The task a recorded tool step belongs to, or null when there is no such step. */
     async stepTask(stepId: number): Promise<TaskId | null> {
       const row = await db.get<{ task_id: number }>('SELECT task_id FROM steps WHERE id = ?', [stepId]);
@@ -152,7 +163,7 @@ export function createEventsRepo(db: SqlDriver) {
       return row ? asEventId(row.id) : null;
     },
 
-    /** How much of the session is still in the active context. */
+    /** How much of the session is still in the active context (read through the partial index of active events). */
     async activeSize(sessionId: SessionId): Promise<{ events: number; chars: number }> {
       const row = await db.get<{ n: number; chars: number | null }>(
         'SELECT count(*) AS n, sum(length(text) + length(data)) AS chars FROM events WHERE session_id = ? AND compressed_at IS NULL',

@@ -177,29 +177,36 @@ export function createHistoryRepo(db: SqlDriver) {
     /**
      * Indexes the session's summaries not indexed yet (recorded through any API), text bounded per summary. The
      * engine's own checkpoint summaries (`skipKind`) are left out: they restate events that are indexed one by
-     * one, each with its precise links.
+     * one, each with its precise links. `afterId`: the session's summaries up to it are indexed already (a range
+     * of the session's index instead of all its summaries).
      */
-    async indexPendingSummaries(sessionId: SessionId, skipKind: string): Promise<number> {
+    async indexPendingSummaries(sessionId: SessionId, skipKind: string, afterId = 0): Promise<number> {
       const { changes } = await db.run(
         `INSERT INTO history_docs (source, source_id, session_id, task_id, kind, title, body, created_at)
          SELECT 'summary', s.id, s.session_id, s.task_id, 'summary', 'Summary: ' || s.kind, substr(s.content, 1, ?), s.created_at
          FROM summaries s
-         WHERE s.session_id = ? AND s.kind <> ?
+         WHERE s.session_id = ? AND s.id > ? AND s.kind <> ?
            AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'summary' AND h.source_id = s.id)`,
-        [SUMMARY_TEXT_CHARS, sessionId, skipKind],
+        [SUMMARY_TEXT_CHARS, sessionId, afterId, skipKind],
       );
       return changes;
     },
 
-    /** Indexes the results of the session's recorded tool steps not indexed yet (text bounded per step). */
-    async indexPendingSteps(sessionId: SessionId): Promise<number> {
+    /**
+     * Indexes the results of the session's recorded tool steps not indexed yet (text bounded per step). With
+     * `afterId` (the session's steps up to it are indexed already) only the steps recorded since are read — a
+     * range of the steps table — instead of every step of every task of the session.
+     */
+    async indexPendingSteps(sessionId: SessionId, afterId = 0): Promise<number> {
+      // CROSS JOIN keeps steps as the outer loop: the id range, not the session's tasks, bounds the work.
       const { changes } = await db.run(
         `INSERT INTO history_docs (source, source_id, session_id, task_id, step_id, kind, title, body, created_at)
          SELECT 'step', st.id, t.session_id, st.task_id, st.id, 'step', 'Step ' || st.seq || ': ' || st.tool || ' (' || st.status || ')',
                 substr(st.params, 1, ?) || char(10) || substr(st.result, 1, ?), st.created_at
-         FROM steps st JOIN tasks t ON t.id = st.task_id
-         WHERE t.session_id = ? AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'step' AND h.source_id = st.id)`,
-        [STEP_TEXT_CHARS / 4, STEP_TEXT_CHARS, sessionId],
+         FROM ${afterId > 0 ? 'steps st CROSS JOIN tasks t' : 'steps st JOIN tasks t'} ON t.id = st.task_id
+         WHERE t.session_id = ? AND st.id > ?
+           AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'step' AND h.source_id = st.id)`,
+        [STEP_TEXT_CHARS / 4, STEP_TEXT_CHARS, sessionId, afterId],
       );
       return changes;
     },

@@ -6,6 +6,7 @@ import { openBrain } from '../../../src/lib/index';
 import { checkpointsBench } from './checkpoints';
 import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
+import { recordEventBench } from './record-event';
 
 const bench = {
   openBrain,
@@ -13,6 +14,7 @@ const bench = {
   lifecycleSeed: lifecycleSeedBench,
   lifecycleLarge: lifecycleLargeBench,
   history: historyBench,
+  recordEvent: recordEventBench,
 };
 
 declare global {

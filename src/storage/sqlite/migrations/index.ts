@@ -4,6 +4,7 @@ import cleanup from './003-cleanup';
 import events from './004-events';
 import slimTombstones from './005-slim-tombstones';
 import sizeHistory from './006-size-history';
+import compressionState from './007-compression-state';
 
 export interface Migration {
   readonly id: number;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { id: 4, name: 'events', sql: events },
   { id: 5, name: 'slim-tombstones', sql: slimTombstones },
   { id: 6, name: 'size-history', sql: sizeHistory },
+  { id: 7, name: 'compression-state', sql: compressionState },
 ];

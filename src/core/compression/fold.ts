@@ -1,0 +1,371 @@
+/**
+ * The extractor as a fold over the event log: `initialFold()`, `stepFold(state, event)` for each event in id
+ * order, `finishFold(state, context)` → the active checkpoint. The state holds what the checkpoint needs and no
+ * more, so a compression can save it and the next one fold only the events recorded since — its cost follows the
+ * active context, not the session's age. Verdicts (why each event stays or leaves) come from the state and the
+ * active events alone (`foldVerdicts`, fold-verdicts.ts).
+ *
+ * Bounded: every list is capped by `FoldLimits` (the newest items kept) — instructions and answers as before,
+ * decisions in force, changed files, open blockers and questions, checks and the links of one item — so the state
+ * never grows with the log. Below the caps the result is exactly the whole-log extractor's.
+ *
+ * Links (a decision's `supersedes`, a resolution's `resolves`, an answer's `answers`) point back to earlier events:
+ * the engine checks the target exists when it records the link.
+ */
+import { BrainError } from '../errors';
+import type { FileChangeKind, PlanStepId, SessionEvent, ValidationResult } from '../events/model';
+import type { CheckpointEntryId, EventId, SessionId, TaskId } from '../ids';
+import type { Plan } from '../plan/model';
+import {
+  CHECKPOINT_VERSION,
+  type ActiveCheckpoint,
+  type CheckpointDecision,
+  type CheckpointText,
+  type CheckpointValidation,
+} from './model';
+import { chooseNextAction } from './next-action';
+
+export interface FoldLimits {
+  /** Earlier distinct instructions kept beside the latest. */
+  readonly maxEarlierInstructions: number;
+  /** Most recent answers kept. */
+  readonly maxAnswers: number;
+  /**
+   * Decisions in force, changed files, open blockers, open questions: the newest this many of each (the summary
+   * shows the newest 50 of a list; the rest stay searchable in the history). Also how many closed questions'
+   * texts and superseded decisions' chains are remembered for a later answer or supersede.
+   */
+  readonly maxItems: number;
+  /** Links one item keeps, newest: a decision's `replaces`, a file's checkpoint entries. */
+  readonly maxLinks: number;
+  /** Checks (a name, on a plan step or none) whose latest run and counts are kept. */
+  readonly maxChecks: number;
+}
+
+export const defaultFoldLimits: FoldLimits = {
+  maxEarlierInstructions: 10,
+  maxAnswers: 10,
+  maxItems: 200,
+  maxLinks: 200,
+  maxChecks: 500,
+};
+
+export interface FileFold {
+  readonly path: string;
+  readonly first: FileChangeKind;
+  last: FileChangeKind;
+  edits: number;
+  readonly entries: CheckpointEntryId[];
+  lastEventId: EventId;
+  lastText: string;
+}
+
+export interface CheckRun {
+  readonly eventId: EventId;
+  readonly name: string;
+  readonly result: ValidationResult;
+  readonly text: string;
+  readonly at: number;
+  readonly planStepId: PlanStepId | null;
+}
+
+/** One check: a name on a plan step (or on none) — its latest run, how many runs and failures, its first run. */
+export interface CheckFold {
+  latest: CheckRun;
+  runs: number;
+  failed: number;
+  readonly firstEventId: EventId;
+}
+
+export type AnswerFold = CheckpointText & { readonly question: string };
+export type ProgressFold = CheckpointText & { readonly next: string | null };
+
+/**
+ * The fold's state. Maps keep insertion order; an item that changes is moved to the end, so the first entry is
+ * always the one to evict. `stepFold` updates the state in place (a fold over a million events cannot copy it per
+ * event): whoever folds owns it.
+ */
+export interface CheckpointFold {
+  readonly limits: FoldLimits;
+  eventCount: number;
+  lastEventId: EventId | null;
+  /** The task of the latest event that had one. */
+  lastTaskId: TaskId | null;
+  firstInstruction: string | null;
+  /** The newest occurrence of each distinct instruction (by normalised text), oldest first. */
+  readonly instructions: Map<string, CheckpointText>;
+  /** Decisions in force, oldest first. */
+  readonly decisions: Map<EventId, CheckpointDecision>;
+  /** `replaces` of decisions no longer in force (superseded, or past the cap), for a later supersede of them. */
+  readonly retired: Map<EventId, readonly EventId[]>;
+  /** By path, the least recently changed first. */
+  readonly files: Map<string, FileFold>;
+  lastFileChange: number;
+  /** By check key (plan step and name), the least recently run first. */
+  readonly checks: Map<string, CheckFold>;
+  /** Check name → key of the check holding the latest run of that name. */
+  readonly latestCheckByName: Map<string, string>;
+  readonly openBlockers: Map<EventId, CheckpointText>;
+  readonly openQuestions: Map<EventId, CheckpointText>;
+  /** Texts of questions no longer open, for a later answer to them. */
+  readonly questionTexts: Map<EventId, string>;
+  /** The newest answers, oldest first. */
+  readonly answers: AnswerFold[];
+  lastProgress: ProgressFold | null;
+}
+
+export const normaliseInstruction = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+export const checkKey = (planStepId: PlanStepId | null, name: string) => `${planStepId ?? ''}\u0000${name}`;
+const textOf = (e: SessionEvent): CheckpointText => ({ eventId: e.id, text: e.text, at: e.createdAt });
+
+export function initialFold(limits: Partial<FoldLimits> = {}): CheckpointFold {
+  return {
+    limits: { ...defaultFoldLimits, ...limits },
+    eventCount: 0,
+    lastEventId: null,
+    lastTaskId: null,
+    firstInstruction: null,
+    instructions: new Map(),
+    decisions: new Map(),
+    retired: new Map(),
+    files: new Map(),
+    lastFileChange: 0,
+    checks: new Map(),
+    latestCheckByName: new Map(),
+    openBlockers: new Map(),
+    openQuestions: new Map(),
+    questionTexts: new Map(),
+    answers: [],
+    lastProgress: null,
+  };
+}
+
+/** Sets `key` as the newest entry; drops the oldest entries past `max` (each passed to `evicted`). */
+function putNewest<K, V>(
+  map: Map<K, V>,
+  key: K,
+  value: V,
+  max: number,
+  evicted?: (key: K, value: V) => void,
+) {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) {
+    const [oldKey, oldValue] = map.entries().next().value as [K, V];
+    map.delete(oldKey);
+    evicted?.(oldKey, oldValue);
+  }
+}
+
+function foldDecision(state: CheckpointFold, e: SessionEvent & { kind: 'decision' }) {
+  const { maxItems, maxLinks } = state.limits;
+  const retire = (id: EventId, d: { readonly replaces: readonly EventId[] }) =>
+    putNewest(state.retired, id, d.replaces, maxItems);
+  let replaces: EventId[] = [];
+  const target = e.supersedes;
+  if (target !== null) {
+    const inForce = state.decisions.get(target);
+    replaces = [...(inForce?.replaces ?? state.retired.get(target) ?? []), target].slice(-maxLinks);
+    if (inForce) {
+      state.decisions.delete(target);
+      retire(target, inForce);
+    }
+  }
+  putNewest(state.decisions, e.id, { ...textOf(e), why: e.why, replaces }, maxItems, retire);
+}
+
+function foldFileChange(state: CheckpointFold, e: SessionEvent & { kind: 'file_change' }) {
+  const before = state.files.get(e.path);
+  const file: FileFold = before ?? {
+    path: e.path,
+    first: e.change,
+    last: e.change,
+    edits: 0,
+    entries: [],
+    lastEventId: e.id,
+    lastText: e.text,
+  };
+  file.last = e.change;
+  file.edits++;
+  file.lastEventId = e.id;
+  file.lastText = e.text;
+  if (e.checkpointEntryId !== null) {
+    file.entries.push(e.checkpointEntryId);
+    if (file.entries.length > state.limits.maxLinks) file.entries.shift();
+  }
+  putNewest(state.files, e.path, file, state.limits.maxItems);
+  state.lastFileChange = e.id;
+}
+
+function foldValidation(state: CheckpointFold, e: SessionEvent & { kind: 'validation' }) {
+  const key = checkKey(e.planStepId, e.name);
+  const latest: CheckRun = {
+    eventId: e.id,
+    name: e.name,
+    result: e.result,
+    text: e.text,
+    at: e.createdAt,
+    planStepId: e.planStepId,
+  };
+  const before = state.checks.get(key);
+  const failed = e.result === 'passed' ? 0 : 1;
+  const check: CheckFold = before
+    ? { latest, runs: before.runs + 1, failed: before.failed + failed, firstEventId: before.firstEventId }
+    : { latest, runs: 1, failed, firstEventId: e.id };
+  state.latestCheckByName.set(e.name, key);
+  putNewest(state.checks, key, check, state.limits.maxChecks, (oldKey, old) => {
+    if (state.latestCheckByName.get(old.latest.name) === oldKey)
+      state.latestCheckByName.delete(old.latest.name);
+  });
+}
+
+function foldAnswer(state: CheckpointFold, e: SessionEvent & { kind: 'answer' }) {
+  const { maxItems, maxAnswers } = state.limits;
+  const open = state.openQuestions.get(e.answers);
+  if (open) {
+    state.openQuestions.delete(e.answers);
+    putNewest(state.questionTexts, e.answers, open.text, maxItems);
+  }
+  const question = open?.text ?? state.questionTexts.get(e.answers) ?? `question #${e.answers}`;
+  state.answers.push({ ...textOf(e), question });
+  if (state.answers.length > maxAnswers) state.answers.splice(0, state.answers.length - maxAnswers);
+}
+
+/** Folds one event (the next in id order) into `state`, in place; returns `state`. */
+export function stepFold(state: CheckpointFold, e: SessionEvent): CheckpointFold {
+  if (state.lastEventId !== null && e.id <= state.lastEventId) {
+    throw new BrainError(
+      'Internal',
+      `The checkpoint fold is at event ${state.lastEventId}; event ${e.id} is not newer (each event is folded once, in id order).`,
+    );
+  }
+  state.eventCount++;
+  state.lastEventId = e.id;
+  if (e.taskId !== null) state.lastTaskId = e.taskId;
+  const { maxItems, maxEarlierInstructions } = state.limits;
+  switch (e.kind) {
+    case 'instruction':
+      state.firstInstruction ??= e.text;
+      putNewest(state.instructions, normaliseInstruction(e.text), textOf(e), 1 + maxEarlierInstructions);
+      break;
+    case 'decision':
+      foldDecision(state, e);
+      break;
+    case 'file_change':
+      foldFileChange(state, e);
+      break;
+    case 'validation':
+      foldValidation(state, e);
+      break;
+    case 'blocker':
+      putNewest(state.openBlockers, e.id, textOf(e), maxItems);
+      break;
+    case 'blocker_resolved':
+      state.openBlockers.delete(e.resolves);
+      break;
+    case 'question':
+      putNewest(state.openQuestions, e.id, textOf(e), maxItems, (id, q) =>
+        putNewest(state.questionTexts, id, q.text, maxItems),
+      );
+      break;
+    case 'answer':
+      foldAnswer(state, e);
+      break;
+    case 'progress':
+      state.lastProgress = { ...textOf(e), next: e.next };
+      break;
+    case 'plan_step_started':
+    case 'plan_step_done':
+    case 'note':
+      break;
+    default: {
+      const unknown: never = e;
+      throw new BrainError('Internal', `Unknown event kind: ${JSON.stringify(unknown)}`);
+    }
+  }
+  return state;
+}
+
+/** Folds events (in id order, all newer than the state) into `state`. */
+export function foldEvents(state: CheckpointFold, events: readonly SessionEvent[]): CheckpointFold {
+  for (const e of events) stepFold(state, e);
+  return state;
+}
+
+const unfinishedSteps = (plan: Plan | null) =>
+  new Set(plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? []);
+
+/**
+ * The checks the checkpoint shows, in run order: the latest run of each check name, and the latest run of each
+ * check on a plan step still unfinished (the plan is the current one, so this is chosen at the end, not folded).
+ */
+export function chosenChecks(state: CheckpointFold, plan: Plan | null): CheckFold[] {
+  const unfinished = unfinishedSteps(plan);
+  const chosen = new Map<EventId, CheckFold>();
+  for (const key of state.latestCheckByName.values()) {
+    const check = state.checks.get(key);
+    if (check) chosen.set(check.latest.eventId, check);
+  }
+  for (const check of state.checks.values()) {
+    const step = check.latest.planStepId;
+    if (step !== null && unfinished.has(step)) chosen.set(check.latest.eventId, check);
+  }
+  return [...chosen.values()].sort((a, b) => a.latest.eventId - b.latest.eventId);
+}
+
+const toValidation = (state: CheckpointFold, c: CheckFold): CheckpointValidation => ({
+  ...c.latest,
+  runs: c.runs,
+  failedRuns: c.failed,
+  stale: state.lastFileChange > c.latest.eventId,
+});
+
+export interface FinishContext {
+  readonly sessionId: SessionId;
+  readonly taskId: TaskId | null;
+  /** The task's title: the goal when there is no plan. */
+  readonly taskTitle?: string | null;
+  readonly plan: Plan | null;
+}
+
+/** The active checkpoint of the folded events (fresh objects: folding on does not change it). */
+export function finishFold(state: CheckpointFold, context: FinishContext): ActiveCheckpoint {
+  const { plan } = context;
+  const instructions = [...state.instructions.values()];
+  const latest = instructions.at(-1) ?? null;
+  const validations = chosenChecks(state, plan).map((c) => toValidation(state, c));
+  const openBlockers = [...state.openBlockers.values()];
+  const blocker = openBlockers.at(-1) ?? null;
+  const lastProgress = state.lastProgress;
+  return {
+    version: CHECKPOINT_VERSION,
+    sessionId: context.sessionId,
+    taskId: context.taskId,
+    goal: plan?.goal || context.taskTitle || state.firstInstruction || 'No goal recorded yet.',
+    latestInstruction: latest,
+    earlierInstructions: instructions.slice(0, -1).reverse(),
+    decisions: [...state.decisions.values()].map((d) => ({ ...d, replaces: [...d.replaces] })),
+    files: [...state.files.values()].map((f) => ({
+      path: f.path,
+      // Created and then edited is still new in this session; created and then deleted is just deleted.
+      change: f.last === 'deleted' ? 'deleted' : f.first === 'created' ? 'created' : f.last,
+      edits: f.edits,
+      checkpointEntryIds: [...f.entries],
+      lastEventId: f.lastEventId,
+      lastText: f.lastText,
+    })),
+    validations,
+    blocker,
+    openBlockers,
+    openQuestions: [...state.openQuestions.values()],
+    answers: [...state.answers],
+    plan: plan && {
+      goal: plan.goal,
+      steps: plan.steps.map(({ id, n, what, why, state: s }) => ({ id, n, what, why, state: s })),
+    },
+    lastProgress,
+    nextAction: chooseNextAction({ plan, blocker, validations, latestInstruction: latest, lastProgress }),
+    lastEventId: state.lastEventId,
+    eventCount: state.eventCount,
+  };
+}
