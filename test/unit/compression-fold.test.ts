@@ -7,13 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  finishFold,
   foldEvents,
   initialFold,
   stepFold,
   type CheckpointFold,
   type FoldLimits,
 } from '../../src/core/compression/fold';
+import { finishFold } from '../../src/core/compression/fold-finish';
 import { foldFromJson, foldToJson } from '../../src/core/compression/fold-json';
 import { planCompressionFromFold } from '../../src/core/compression/plan-compression';
 import type { FileChangeKind, SessionEvent, ValidationResult } from '../../src/core/events/model';

@@ -79,46 +79,55 @@ async function maxRowsPerEvent(api: Api, sessionId: SessionId, reads: { eventRow
   return { max, compressed };
 }
 
+// Each test records thousands of events through the whole engine: seconds on a loaded 2-core machine.
 describe('the saved checkpoint fold', () => {
-  it('makes a compression read only the events since the last one, however long the session', async () => {
-    const { api, sessionId, reads } = await countingBrain();
-    await history(api, sessionId, 4_000);
-    const { max, compressed } = await maxRowsPerEvent(api, sessionId, reads, 250);
-    expect(compressed).toBeGreaterThanOrEqual(1);
-    // The active context (≤ 200 events + the tail), read a couple of times; not the 4,250 of the session.
-    expect(max).toBeLessThan(700);
-  });
+  it(
+    'makes a compression read only the events since the last one, however long the session',
+    { timeout: 60_000 },
+    async () => {
+      const { api, sessionId, reads } = await countingBrain();
+      await history(api, sessionId, 4_000);
+      const { max, compressed } = await maxRowsPerEvent(api, sessionId, reads, 250);
+      expect(compressed).toBeGreaterThanOrEqual(1);
+      // The active context (≤ 200 events + the tail), read a couple of times; not the 4,250 of the session.
+      expect(max).toBeLessThan(700);
+    },
+  );
 
-  it('folds a session without a saved state from its first event once, to the same checkpoint', async () => {
-    const { api, sessionId, reads, sql } = await countingBrain();
-    await history(api, sessionId, 3_000);
-    const raise = await api.raiseBlocker({ sessionId, text: 'CI is down' });
-    await history(api, sessionId, 1_000);
-    const withState = await api.activeCheckpoint(sessionId);
+  it(
+    'folds a session without a saved state from its first event once, to the same checkpoint',
+    { timeout: 60_000 },
+    async () => {
+      const { api, sessionId, reads, sql } = await countingBrain();
+      await history(api, sessionId, 3_000);
+      const raise = await api.raiseBlocker({ sessionId, text: 'CI is down' });
+      await history(api, sessionId, 1_000);
+      const withState = await api.activeCheckpoint(sessionId);
 
-    // As a database written before migration 7: events compressed, no saved state.
-    await sql.run('DELETE FROM compression_state');
-    let before = reads.eventRows;
-    const legacy = await api.activeCheckpoint(sessionId);
-    expect(reads.eventRows - before).toBeGreaterThanOrEqual(4_001);
-    expect(legacy.checkpoint).toEqual(withState.checkpoint);
-    expect(legacy.checkpoint.blocker?.eventId).toBe(raise.id);
-    // That read folded the whole log, so it kept the result: the next one does not.
-    before = reads.eventRows;
-    await api.activeCheckpoint(sessionId);
-    expect(reads.eventRows - before).toBeLessThan(700);
+      // As a database written before migration 7: events compressed, no saved state.
+      await sql.run('DELETE FROM compression_state');
+      let before = reads.eventRows;
+      const legacy = await api.activeCheckpoint(sessionId);
+      expect(reads.eventRows - before).toBeGreaterThanOrEqual(4_001);
+      expect(legacy.checkpoint).toEqual(withState.checkpoint);
+      expect(legacy.checkpoint.blocker?.eventId).toBe(raise.id);
+      // That read folded the whole log, so it kept the result: the next one does not.
+      before = reads.eventRows;
+      await api.activeCheckpoint(sessionId);
+      expect(reads.eventRows - before).toBeLessThan(700);
 
-    // An unreadable state is folded again the same way, and a compression saves it again.
-    await sql.run(`UPDATE compression_state SET fold = '{"format":1'`);
-    const compressed = await api.compressContext(sessionId);
-    expect(compressed.checkpoint).toEqual({ ...withState.checkpoint });
-    before = reads.eventRows;
-    await api.resolveBlocker({ sessionId, blockerId: raise.id });
-    expect((await api.resumePoint(sessionId)).checkpoint.blocker).toBeNull();
-    expect(reads.eventRows - before).toBeLessThan(700);
-  });
+      // An unreadable state is folded again the same way, and a compression saves it again.
+      await sql.run(`UPDATE compression_state SET fold = '{"format":1'`);
+      const compressed = await api.compressContext(sessionId);
+      expect(compressed.checkpoint).toEqual({ ...withState.checkpoint });
+      before = reads.eventRows;
+      await api.resolveBlocker({ sessionId, blockerId: raise.id });
+      expect((await api.resumePoint(sessionId)).checkpoint.blocker).toBeNull();
+      expect(reads.eventRows - before).toBeLessThan(700);
+    },
+  );
 
-  it('keeps one state row per session, gone with its session', async () => {
+  it('keeps one state row per session, gone with its session', { timeout: 60_000 }, async () => {
     const { api, sessionId, sql } = await countingBrain();
     await history(api, sessionId, 500);
     const other = await api.startSession({ title: 'other' });

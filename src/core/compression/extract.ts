@@ -7,7 +7,8 @@
 import type { SessionEvent } from '../events/model';
 import type { EventId, SessionId, TaskId } from '../ids';
 import { firstUnfinishedStep, type Plan } from '../plan/model';
-import { finishFold, foldEvents, initialFold, type CheckpointFold, type FoldLimits } from './fold';
+import { foldEvents, initialFold, type CheckpointFold, type FoldLimits } from './fold';
+import { finishFold } from './fold-finish';
 import { foldVerdicts, type Verdict } from './fold-verdicts';
 import type { ActiveCheckpoint } from './model';
 

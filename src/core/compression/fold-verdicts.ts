@@ -9,7 +9,8 @@ import { BrainError } from '../errors';
 import type { SessionEvent, ValidationEvent } from '../events/model';
 import type { EventId } from '../ids';
 import type { Plan } from '../plan/model';
-import { chosenChecks, normaliseInstruction, type CheckpointFold } from './fold';
+import { normaliseInstruction, type CheckpointFold } from './fold';
+import { chosenChecks } from './fold-finish';
 
 export interface Verdict {
   readonly keep: boolean;

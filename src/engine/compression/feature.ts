@@ -1,4 +1,4 @@
-import { finishFold } from '../../core/compression/fold';
+import { finishFold } from '../../core/compression/fold-finish';
 import { planCompressionFromFold, type CompressionPlan } from '../../core/compression/plan-compression';
 import { renderSessionSummary } from '../../core/compression/render';
 import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compression/session-file';

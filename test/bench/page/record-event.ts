@@ -108,6 +108,16 @@ interface Sample {
   readonly compressed: boolean;
 }
 
+/**
+ * The control: the smallest write transaction (one message row: no search document, no compression check), the
+ * same round trip and commit on OPFS — what the machine's load and the disk's syncs cost alone.
+ */
+async function timeSmallWrite(s: Seeded): Promise<number> {
+  const started = performance.now();
+  await s.brain.recordMessage({ sessionId: s.sessionId, role: 'assistant', content: 'ok' });
+  return performance.now() - started;
+}
+
 async function timeOne(s: Seeded): Promise<Sample> {
   const input = s.events.make();
   const started = performance.now();
@@ -119,7 +129,8 @@ async function timeOne(s: Seeded): Promise<Sample> {
   return { ms, compressed: recorded.autoCompressed === true };
 }
 
-function figures(samples: readonly Sample[]) {
+function figures(samples: readonly Sample[], reads: readonly number[]) {
+  const floor = [...reads].sort((a, b) => a - b);
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const compressing = samples
     .filter((s) => s.compressed)
@@ -134,6 +145,8 @@ function figures(samples: readonly Sample[]) {
     compressions: compressing.length,
     compressionP50: percentile(compressing, 50),
     compressionMax: compressing.at(-1) ?? NaN,
+    readP50: percentile(floor, 50),
+    readP95: percentile(floor, 95),
   };
 }
 
@@ -145,9 +158,12 @@ export async function recordEventBench(options: RecordEventBenchOptions) {
     // Warm-up: a few events each (first statements compiled, caches filled).
     for (const s of seeded) for (let i = 0; i < 20; i++) await timeOne(s);
     const samples = seeded.map(() => [] as Sample[]);
+    const reads = seeded.map(() => [] as number[]);
     for (let block = 0; block < options.blocks; block++) {
-      for (const [i, s] of seeded.entries())
+      for (const [i, s] of seeded.entries()) {
         for (let k = 0; k < options.perBlock; k++) (samples[i] as Sample[]).push(await timeOne(s));
+        for (let k = 0; k < options.perBlock; k++) (reads[i] as number[]).push(await timeSmallWrite(s));
+      }
       progress('timing single events', (block + 1) * options.perBlock, options.blocks * options.perBlock);
     }
     const results = [];
@@ -160,7 +176,7 @@ export async function recordEventBench(options: RecordEventBenchOptions) {
         fileBytes: info.fileBytes,
         eventCount: checkpoint.eventCount,
         expectedEvents: s.size + 20 + options.blocks * options.perBlock,
-        ...figures(samples[i] as Sample[]),
+        ...figures(samples[i] as Sample[], reads[i] as number[]),
       });
     }
     return results;

@@ -55,6 +55,7 @@ export async function run({
     `${r.compressions}: ${ms(r.compressionP50)} / ${ms(r.compressionMax)}`,
     `${mib(r.fileBytes)} MiB`,
     `${r.seedSeconds.toFixed(0)} s`,
+    `${ms(r.readP50)} / ${ms(r.readP95)}`,
   ];
   const lines = [
     `Two sessions seeded through the public API — \`recordEvents\` in batches of 10 000 (one transaction and one ` +
@@ -62,11 +63,23 @@ export async function run({
       `single \`recordEvent\` calls per session in blocks of ${perBlock} alternating between the two, after 20 ` +
       'warm-up events each; each call timed ' +
       'from the page (Comlink round trip, the insert with its search document, the SESSION.jsonl step, the automatic ' +
-      'compression check and, every ~160 events, the compression itself). No project folder open. ' +
+      'compression check and, every ~160 events, the compression itself). No project folder open. Control: after ' +
+      'each block, as many `recordMessage` calls on the same brain (the smallest write: one row, the same round ' +
+      "trip and commit on OPFS, no search document, no compression): what the machine's load and the syncs cost alone. " +
       `Load average (1 min, 2 cores): ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`,
     '',
     table(
-      ['session', 'p50', 'p95', 'p99', 'max', 'compressing calls: n, p50 / max', 'agent.db', 'seeded in'],
+      [
+        'session',
+        'p50',
+        'p95',
+        'p99',
+        'max',
+        'compressing calls: n, p50 / max',
+        'agent.db',
+        'seeded in',
+        'control: recordMessage p50 / p95',
+      ],
       [row(small), row(large)],
     ),
     '',
