@@ -1,4 +1,5 @@
 import { BrainError } from './errors';
+import { checkJson } from './json-bounds';
 import type { MessageId, SessionId, StepId, SummaryId, TaskId } from './ids';
 
 export const taskStates = ['running', 'waiting_user', 'done', 'failed', 'superseded'] as const;
@@ -13,7 +14,10 @@ export type MessageRole = (typeof messageRoles)[number];
 export const stepStatuses = ['ok', 'error', 'running', 'cancelled'] as const;
 export type StepStatus = (typeof stepStatuses)[number];
 
-/** Plain JSON: what step params and results may hold (they cross the worker and land in SQLite as text). */
+/**
+ * Plain JSON: what step params and results may hold (they cross the worker and land in SQLite as text). Nested at
+ * most `maxJsonDepth` (64) levels: the lib and the engine refuse deeper values (`checkJson`, src/core/json-bounds.ts).
+ */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export interface Session {
@@ -63,6 +67,12 @@ export interface Step {
   readonly result: Json;
   readonly status: StepStatus;
   readonly createdAt: number;
+  /**
+   * Present only when part of the stored step could not be read back (its row was changed outside agent-brain):
+   * for each such part, why (e.g. `"params is not valid JSON"`). That part reads as `null`; the rest of the step
+   * is as stored.
+   */
+  readonly unreadable?: { readonly params?: string; readonly result?: string };
 }
 
 /** A digest of a session or task: light data, kept by cleanup. */
@@ -106,20 +116,16 @@ export function requireId(value: unknown, what: string): number {
   return value;
 }
 
-/** Serialises step params/results; anything JSON cannot represent is refused rather than mangled. */
-export function jsonToText(value: unknown, what: string, maxBytes: number): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value === undefined ? null : value);
-  } catch (error) {
-    throw new BrainError('InvalidArgument', `${what} is not JSON-serialisable: ${String(error)}`);
-  }
-  if (text === undefined) throw new BrainError('InvalidArgument', `${what} is not JSON-serialisable.`);
-  if (text.length > maxBytes) {
-    throw new BrainError(
-      'TooLarge',
-      `${what} is ${text.length} characters of JSON; the limit is ${maxBytes}.`,
-    );
-  }
-  return text;
+/** The engine's default bound on one step's params or result as JSON text (`EngineLimits.maxStepJsonChars`). */
+export const defaultMaxStepJsonChars = 8_000_000;
+
+/**
+ * Serialises step params/results: plain JSON nested at most `maxJsonDepth` levels and at most `maxChars`
+ * characters long, or a typed refusal (`checkJson`) — never a mangled value, a stack overflow or a hang.
+ * `what` names the value in messages and paths (`params`, `result`).
+ */
+export function jsonToText(value: unknown, what: string, maxChars: number): string {
+  const json = value === undefined ? null : value;
+  checkJson(json, what, { maxChars });
+  return JSON.stringify(json);
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock';
 import type { SqlDriver } from '../storage/sqlite/driver';
 import type { BrainChange } from '../core/api';
+import { defaultMaxStepJsonChars } from '../core/model';
 
 /** Limits that protect the engine from runaway input; a playground may tighten or widen them. */
 export interface EngineLimits {
@@ -14,7 +15,8 @@ export interface EngineLimits {
 export const defaultLimits: EngineLimits = {
   maxTitleChars: 500,
   maxMessageChars: 1_000_000,
-  maxStepJsonChars: 8_000_000,
+  // The lib refuses larger step JSON on the page with the same number (it cannot import the engine).
+  maxStepJsonChars: defaultMaxStepJsonChars,
   maxCheckpointBodyBytes: 32 * 1024 * 1024,
 };
 

@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
+import { checkCallArguments, guardEndpoint } from './bounds';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
 import { transferBytes, transferCopy, watchProgressVia } from './storage-client';
@@ -62,7 +63,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     type: 'module',
     name: `agent-brain:${options.dbName ?? 'agent.db'}`,
   });
-  const remote = Comlink.wrap<BrainWorker>(worker);
+  // A structured-clone failure of what is posted rejects the call with InvalidArgument (lib/bounds.ts).
+  const remote = Comlink.wrap<BrainWorker>(guardEndpoint(worker));
   let closed = false;
   let closedError = new BrainError('Closed', 'This brain is closed.');
   // Set by close() until the worker is gone: calls made meanwhile reject at once instead of racing the shutdown.
@@ -130,6 +132,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     <K extends keyof BrainApi>(name: K) =>
     (...args: Parameters<BrainApi[K]>): ReturnType<BrainApi[K]> =>
       track(() => {
+        // Refused here, typed, what the engine would refuse or the worker could not take (too deep, too large).
+        checkCallArguments(name, args);
         const method = remote[name] as unknown as (...a: unknown[]) => Promise<unknown>;
         return method(...args);
       }) as ReturnType<BrainApi[K]>;

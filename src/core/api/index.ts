@@ -135,7 +135,9 @@ export interface CoreApi {
   addTaskReference(from: TaskId, to: TaskId, kind: ReferenceKind): Promise<void>;
   recordMessage(input: RecordMessageInput): Promise<{ id: MessageId }>;
   listMessages(sessionId: SessionId, taskId?: TaskId): Promise<Message[]>;
+  /** `params`/`result`: plain JSON, at most `maxJsonDepth` (64) levels and `maxStepJsonChars` characters. */
   recordStep(input: RecordStepInput): Promise<{ id: StepId }>;
+  /** A step whose stored params or result cannot be read back lists with that part null and `unreadable` set. */
   listSteps(taskId: TaskId): Promise<Step[]>;
   recordSummary(input: RecordSummaryInput): Promise<{ id: SummaryId }>;
   listSummaries(sessionId: SessionId): Promise<Summary[]>;

@@ -111,7 +111,12 @@ export interface EventsApi {
     input: EventTarget & { readonly questionId: EventId; readonly text: string },
   ): Promise<RecordedEvent>;
   recordNote(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
+  /**
+   * An event whose stored row cannot be read back as its kind reads as a note saying which and why, with
+   * `unreadable` set (`NoteEvent`), so one damaged row never hides the rest of the session.
+   */
   listEvents(sessionId: SessionId, options?: ListEventsOptions): Promise<SessionEvent[]>;
+  /** As in `listEvents`: a damaged row reads as a note with `unreadable` set. */
   getEvent(id: EventId): Promise<SessionEvent>;
 }
 

@@ -81,7 +81,15 @@ export type PlanStepEvent = EventCommon & {
   readonly planStepId: PlanStepId;
 };
 export type ProgressEvent = EventCommon & { readonly kind: 'progress'; readonly next: string | null };
-export type NoteEvent = EventCommon & { readonly kind: 'note' };
+export type NoteEvent = EventCommon & {
+  readonly kind: 'note';
+  /**
+   * Present only on a stand-in: a stored event that could not be read back (its row was changed outside
+   * agent-brain) is returned as a note whose text names the event and why, e.g. "Event 17 could not be read: its
+   * data is not valid JSON." This holds what of the row could still be read; the other fields are the row's.
+   */
+  readonly unreadable?: { readonly kind: string; readonly text: string };
+};
 
 export type SessionEvent =
   | InstructionEvent

@@ -4,7 +4,7 @@
  * "torn" (a write was cut short); `appendPrefix` makes the next append start on a fresh line, so the new records
  * are never glued onto the fragment and no earlier byte is ever rewritten.
  */
-import { BrainError } from '../errors';
+import { checkJson } from '../json-bounds';
 import type { Json } from '../model';
 import { splitBom, splitLines } from './lines';
 import { problem, type FormatProblem } from './problems';
@@ -98,31 +98,13 @@ export function jsonlValues(doc: JsonlDocument): { line: number; value: Json }[]
   return out;
 }
 
-/** One record as one line of JSON; refuses what JSON cannot hold faithfully (undefined, NaN, functions, cycles). */
+/**
+ * One record as one line of JSON; refuses what JSON cannot hold faithfully (undefined, NaN, functions, cycles) and
+ * records nested deeper than `maxJsonDepth`, with the same checker the lib runs on the page.
+ */
 export function recordToLine(record: unknown): string {
-  requireJson(record, 'record', new Set());
+  checkJson(record, 'record');
   return JSON.stringify(record);
-}
-
-function requireJson(value: unknown, where: string, seen: Set<object>): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      throw new BrainError('InvalidArgument', `${where} is ${value}, which JSON cannot hold.`);
-    return;
-  }
-  if (typeof value !== 'object')
-    throw new BrainError('InvalidArgument', `${where} is a ${typeof value}, which JSON cannot hold.`);
-  if (seen.has(value)) throw new BrainError('InvalidArgument', `${where} refers to itself.`);
-  seen.add(value);
-  if (Array.isArray(value)) value.forEach((item, i) => requireJson(item, `${where}[${i}]`, seen));
-  else {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null)
-      throw new BrainError('InvalidArgument', `${where} is not a plain object.`);
-    for (const [key, item] of Object.entries(value)) requireJson(item, `${where}.${key}`, seen);
-  }
-  seen.delete(value);
 }
 
 /**

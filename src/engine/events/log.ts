@@ -54,6 +54,12 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
         throw new BrainError('NotFound', `${what} ${id} does not exist.`, { eventId: id });
       throw error;
     });
+    if (target.kind === 'note' && target.unreadable !== undefined && target.unreadable.kind === kind) {
+      // A damaged row reads as a note saying so: say that, rather than that it is of the wrong kind.
+      throw new BrainError('CorruptDatabase', `${target.text} ${what} must be one that can be read.`, {
+        eventId: id,
+      });
+    }
     if (target.sessionId !== sessionId || target.kind !== kind) {
       throw new BrainError(
         'InvalidArgument',

@@ -133,8 +133,8 @@ export function createSessionsFeature(ctx: EngineContext) {
       const taskId = taskIdOf(input.taskId);
       const tool = requireText(input.tool, 'Step tool', limits.maxTitleChars);
       const status = parseStepStatus(input.status);
-      const params = jsonToText(input.params ?? null, 'Step params', limits.maxStepJsonChars);
-      const result = jsonToText(input.result ?? null, 'Step result', limits.maxStepJsonChars);
+      const params = jsonToText(input.params, 'params', limits.maxStepJsonChars);
+      const result = jsonToText(input.result, 'result', limits.maxStepJsonChars);
       const id = await db.transaction(async () => {
         await tasks.get(taskId);
         return journal.addStep({ taskId, tool, params, result, status, createdAt: clock.now() });

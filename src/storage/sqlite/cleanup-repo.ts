@@ -107,7 +107,18 @@ interface LogRow {
 
 /** The reason is stored as data only; its words are describeReason's (migration 5 dropped the stored copy). */
 const toRecord = (row: LogRow): CleanupLogEntry => {
-  const reason = JSON.parse(row.reason) as CleanReason;
+  let reason: CleanReason;
+  try {
+    reason = JSON.parse(row.reason) as CleanReason;
+  } catch {
+    // No reason would be honest in its place; the engine writes this row in the cleanup's own transaction and
+    // importDatabase refuses a file where it is not JSON, so only an edit outside agent-brain gets here.
+    throw new BrainError(
+      'CorruptDatabase',
+      `Cleanup record ${row.id} (task ${row.task_id}) has a reason that is not valid JSON; the database was changed outside agent-brain.`,
+      { cleanupLogId: row.id },
+    );
+  }
   return {
     id: row.id,
     taskId: asTaskId(row.task_id),

@@ -1,6 +1,9 @@
 import { BrainError } from '../../core/errors';
 import {
   eventFromRecord,
+  eventKinds,
+  fileChangeKinds,
+  validationResults,
   type EventData,
   type EventKind,
   type EventRecord,
@@ -35,30 +38,71 @@ interface EventRow {
   compressed_at: number | null;
 }
 
-function toEvent(row: EventRow): SessionEvent {
-  let data: EventData;
+const validData: Record<keyof EventData, (value: unknown) => boolean> = {
+  why: (value) => typeof value === 'string',
+  change: (value) => (fileChangeKinds as readonly unknown[]).includes(value),
+  name: (value) => typeof value === 'string',
+  result: (value) => (validationResults as readonly unknown[]).includes(value),
+  next: (value) => typeof value === 'string',
+};
+
+/** The event's kind-specific fields, or why the row cannot be read as its kind (it was changed outside agent-brain). */
+function readData(row: EventRow): { data: EventData } | { unreadable: string } {
+  if (!(eventKinds as readonly string[]).includes(row.kind))
+    return { unreadable: `its kind ${JSON.stringify(row.kind)} is not one this build knows` };
+  let data: unknown;
   try {
-    data = JSON.parse(row.data) as EventData;
+    data = JSON.parse(row.data);
   } catch {
-    throw new BrainError(
-      'CorruptDatabase',
-      `Event ${row.id} has unreadable data; the database needs repair.`,
-    );
+    return { unreadable: 'its data is not valid JSON' };
   }
-  return eventFromRecord({
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { unreadable: 'its data is not a JSON object' };
+  const fields = data as Record<string, unknown>;
+  for (const [field, valid] of Object.entries(validData)) {
+    if (fields[field] !== undefined && !valid(fields[field]))
+      return { unreadable: `its data has an invalid ${field}` };
+  }
+  if (row.kind === 'validation' && (fields['name'] === undefined || fields['result'] === undefined))
+    return { unreadable: 'its data lacks the validation name or result' };
+  if ((row.kind === 'blocker_resolved' || row.kind === 'answer') && row.ref_event_id === null)
+    return { unreadable: 'it lost the event it refers to' };
+  if ((row.kind === 'plan_step_started' || row.kind === 'plan_step_done') && row.plan_step_id === null)
+    return { unreadable: 'it lost its plan step' };
+  return { data: fields as EventData };
+}
+
+/**
+ * An event row as the typed event. A row that cannot be read as its kind reads as a note saying so (the kind and
+ * text it held kept in `unreadable`), so one damaged row never makes the rest of a session unreadable.
+ */
+function toEvent(row: EventRow): SessionEvent {
+  const read = readData(row);
+  const common = {
     id: asEventId(row.id),
     sessionId: asSessionId(row.session_id),
     taskId: row.task_id === null ? null : asTaskId(row.task_id),
     stepId: row.step_id === null ? null : asStepId(row.step_id),
     planStepId: row.plan_step_id === null ? null : (row.plan_step_id as PlanStepId),
+    createdAt: row.created_at,
+    compressedAt: row.compressed_at,
+  };
+  if ('unreadable' in read) {
+    return {
+      ...common,
+      kind: 'note',
+      text: `Event ${row.id} could not be read: ${read.unreadable}.`,
+      unreadable: { kind: String(row.kind), text: String(row.text) },
+    };
+  }
+  return eventFromRecord({
+    ...common,
     kind: row.kind,
     text: row.text,
     refEventId: row.ref_event_id === null ? null : asEventId(row.ref_event_id),
     path: row.path,
     checkpointEntryId: row.checkpoint_entry_id === null ? null : asCheckpointEntryId(row.checkpoint_entry_id),
-    data,
-    createdAt: row.created_at,
-    compressedAt: row.compressed_at,
+    data: read.data,
   });
 }
 

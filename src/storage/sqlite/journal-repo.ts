@@ -1,3 +1,5 @@
+import { isBrainError } from '../../core/errors';
+import { checkJson } from '../../core/json-bounds';
 import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../../core/ids';
 import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../core/ids';
 import type { Json, Message, MessageRole, Step, StepStatus, Summary } from '../../core/model';
@@ -41,16 +43,46 @@ const toMessage = (row: MessageRow): Message => ({
   createdAt: row.created_at,
 });
 
-const toStep = (row: StepRow): Step => ({
-  id: asStepId(row.id),
-  taskId: asTaskId(row.task_id),
-  seq: row.seq,
-  tool: row.tool,
-  params: JSON.parse(row.params) as Json,
-  result: JSON.parse(row.result) as Json,
-  status: row.status,
-  createdAt: row.created_at,
-});
+/**
+ * A stored params/result column read back: its value, or why it cannot be (the row was changed outside
+ * agent-brain, or stored before values were bounded) — then the step still reads, that part as null.
+ */
+function readJsonColumn(text: string, part: 'params' | 'result'): { value: Json } | { unreadable: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { unreadable: `${part} is not valid JSON` };
+  }
+  try {
+    // Bounded as recordStep bounds it: a deeper value could not be sent out of the worker.
+    checkJson(value, part);
+  } catch (error) {
+    if (isBrainError(error)) return { unreadable: error.message.replace(/\.$/, '') };
+    throw error;
+  }
+  return { value: value as Json };
+}
+
+function toStep(row: StepRow): Step {
+  const params = readJsonColumn(row.params, 'params');
+  const result = readJsonColumn(row.result, 'result');
+  const unreadable = {
+    ...('unreadable' in params ? { params: params.unreadable } : {}),
+    ...('unreadable' in result ? { result: result.unreadable } : {}),
+  };
+  return {
+    id: asStepId(row.id),
+    taskId: asTaskId(row.task_id),
+    seq: row.seq,
+    tool: row.tool,
+    params: 'value' in params ? params.value : null,
+    result: 'value' in result ? result.value : null,
+    status: row.status,
+    createdAt: row.created_at,
+    ...(Object.keys(unreadable).length > 0 ? { unreadable } : {}),
+  };
+}
 
 const toSummary = (row: SummaryRow): Summary => ({
   id: asSummaryId(row.id),
