@@ -28,16 +28,16 @@ export function vacuumProgress(
 }
 
 /**
- * Progress of importDatabase in pages: it reads every page of the file twice — SQLite's integrity check of the
- * candidate before anything is replaced, and a quick check of the installed file after — with only whole-file
- * copies (no page I/O) between. So the count runs to twice the file's pages.
+ * Progress of importDatabase in pages: SQLite's integrity check of the candidate reads every page once before
+ * anything is replaced; the rest is whole-file work (the install, and reading the installed file back to compare
+ * it byte for byte) with no page I/O. So the count runs to the file's pages.
  */
 export function importProgress(
   io: { readonly mainRead: number },
   file: { readonly byteLength: number; readonly pageSize: number },
 ): { readonly phase: 'checking'; readonly done: number; readonly total: number } {
   const pageSize = Math.max(512, file.pageSize);
-  const total = Math.max(1, 2 * Math.ceil(file.byteLength / pageSize));
+  const total = Math.max(1, Math.ceil(file.byteLength / pageSize));
   return { phase: 'checking', done: Math.min(total, Math.floor(io.mainRead / pageSize)), total };
 }
 

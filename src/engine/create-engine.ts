@@ -42,7 +42,11 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   };
 
   // Rollback reads and records checkpoints through the assembled API (looked up at call time).
-  const project = createProjectFeature(ctx, { checkpoints: () => api });
+  const project = createProjectFeature(ctx, {
+    checkpoints: () => api,
+    // A whole-brain import the tab died in the middle of finishes its files when their project opens.
+    onOpened: (folder) => archive.applyPendingFiles(folder),
+  });
   const archive = createArchiveFeature(ctx, {
     database: deps.database,
     currentFolder: project.currentFolder,
@@ -59,7 +63,7 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     createSessionsFeature(ctx),
     ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles),
     project.api,
-    archive,
+    archive.api,
     createCheckpointsFeature(ctx),
     cleanupFeature.api,
   );

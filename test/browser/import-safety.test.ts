@@ -10,11 +10,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { openBrain, type Brain, type BrainWorker } from '../../src/lib/index';
 import { createRandom } from '../helpers/random';
-import { alterDatabase } from './page-sqlite';
+import { alterDatabase, integrityOf } from './page-sqlite';
 
 const open: Brain[] = [];
+const created: string[] = [];
 let counter = 0;
-const uniqueName = () => `import-${Date.now().toString(36)}-${++counter}.db`;
+const uniqueName = () => {
+  const name = `import-${Date.now().toString(36)}-${++counter}.db`;
+  created.push(name);
+  return name;
+};
+
+/** These tests write hundreds of MiB: each database's files go once its brain is closed (the quota is shared). */
+async function removeFiles(dbName: string) {
+  const root = await navigator.storage.getDirectory();
+  for (const suffix of ['', '-journal', '.brain', '-install', '-install.commit']) {
+    await root.removeEntry(`${dbName}${suffix}`).catch(() => undefined);
+  }
+  await root.removeEntry(`${dbName}-install.files`, { recursive: true }).catch(() => undefined);
+}
 
 async function brainNamed(dbName: string, options: { startEmpty?: boolean } = {}) {
   const brain = await openBrain({ dbName, closeOnPageHide: false, ...options });
@@ -24,6 +38,7 @@ async function brainNamed(dbName: string, options: { startEmpty?: boolean } = {}
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((brain) => brain.close()));
+  for (const name of created.splice(0)) await removeFiles(name);
 });
 
 /** A brain holding `sessions` sessions, exported; a fingerprint to tell it from another. */
@@ -51,6 +66,14 @@ async function fingerprint(brain: Brain) {
   let summaries = 0;
   for (const session of sessions) summaries += (await brain.listSummaries(session.id)).length;
   return { sessions: sessions.length, summaries };
+}
+
+/** The old brain, put in place as its file (what an earlier session of the app left), without a worker. */
+async function placeDatabase(dbName: string, bytes: Uint8Array) {
+  const root = await navigator.storage.getDirectory();
+  const writable = await (await root.getFileHandle(dbName, { create: true })).createWritable();
+  await writable.write(bytes as Uint8Array<ArrayBuffer>);
+  await writable.close();
 }
 
 async function untilReleased(dbName: string): Promise<void> {
@@ -112,10 +135,7 @@ describe('imports that cannot lose the brain', () => {
     const outcomes: string[] = [];
     for (let round = 0; round < 20; round++) {
       const dbName = uniqueName();
-      const seed = await brainNamed(dbName);
-      await seed.importDatabase(oldBytes.slice());
-      await seed.close();
-      open.splice(open.indexOf(seed), 1);
+      await placeDatabase(dbName, oldBytes);
 
       const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
         type: 'module',
@@ -134,16 +154,91 @@ describe('imports that cannot lose the brain', () => {
       await untilReleased(dbName);
 
       const after = await brainNamed(dbName);
-      expect(await after.integrityCheck()).toEqual(['ok']);
+      expect(await integrityOf(await after.exportDatabase())).toEqual(['ok']);
       const seen = await fingerprint(after);
       expect([old, fresh]).toContainEqual(seen);
       outcomes.push(seen.sessions === old.sessions ? 'old' : 'new');
       await after.close();
       open.splice(open.indexOf(after), 1);
+      await removeFiles(dbName);
     }
     // Both outcomes are valid; none may be partial (checked above). Report the mix for the record.
     expect(outcomes).toHaveLength(20);
     console.info(`kills during a 64 MiB import (${Math.round(duration)} ms): ${outcomes.join(' ')}`);
+  }, 600_000);
+
+  it('a kill at 20 random instants of an importBrain leaves the old brain or the new one, files included', async () => {
+    // The new brain: 2 sessions, 2 bulk summaries (~8 MiB) and a MEMORY.md that says "new".
+    const source = await brainNamed(uniqueName());
+    await source.openProject({ kind: 'opfs', name: `src-${uniqueName()}`, create: true });
+    await source.createAgentFolder();
+    const memory = async (b: Brain, text: string) =>
+      b.writeAgentFile('.agent/MEMORY.md', text, {
+        expectedVersion: (await b.readAgentFile('.agent/MEMORY.md')).version,
+      });
+    await memory(source, '# Memory\n\n- new\n');
+    await source.importDatabase(await makeBrain(2, 2));
+    const archive = await source.exportBrain();
+    const fresh = await fingerprint(source);
+    await source.close();
+    open.splice(open.indexOf(source), 1);
+    const old = { sessions: 4, summaries: 0 };
+    const oldBytes = await makeBrain(old.sessions);
+
+    const prepare = async () => {
+      const dbName = uniqueName();
+      const project = `p-${dbName}`;
+      const seed = await brainNamed(dbName);
+      await seed.importDatabase(oldBytes.slice());
+      await seed.openProject({ kind: 'opfs', name: project, create: true });
+      await seed.createAgentFolder();
+      await memory(seed, '# Memory\n\n- old\n');
+      await seed.close();
+      open.splice(open.indexOf(seed), 1);
+      return { dbName, project };
+    };
+    const timedTarget = await prepare();
+    const timer = await brainNamed(timedTarget.dbName);
+    await timer.openProject({ kind: 'opfs', name: timedTarget.project });
+    const started = performance.now();
+    await timer.importBrain(archive.slice());
+    const duration = performance.now() - started;
+    await timer.close();
+    open.splice(open.indexOf(timer), 1);
+
+    const random = createRandom(14);
+    const outcomes: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      const { dbName, project } = await prepare();
+      const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      const remote = Comlink.wrap<BrainWorker>(worker);
+      await remote.open({ dbName });
+      await remote.openProject({ kind: 'opfs', name: project });
+      const at = round % 2 === 0 ? random.next() * duration * 1.1 : duration * (0.5 + random.next() * 0.6);
+      void remote.importBrain(archive.slice()).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, at));
+      worker.terminate();
+      await untilReleased(dbName);
+
+      const after = await brainNamed(dbName);
+      expect(await integrityOf(await after.exportDatabase())).toEqual(['ok']);
+      const seen = await fingerprint(after);
+      expect([old, fresh]).toContainEqual(seen);
+      await after.openProject({ kind: 'opfs', name: project });
+      const text = (await after.readAgentFile('.agent/MEMORY.md')).text;
+      const outcome = seen.sessions === old.sessions ? 'old' : 'new';
+      expect(text).toContain(`- ${outcome}`);
+      outcomes.push(outcome);
+      await after.closeProject();
+      await after.deleteProject(project);
+      await after.close();
+      open.splice(open.indexOf(after), 1);
+      await removeFiles(dbName);
+    }
+    expect(outcomes).toHaveLength(20);
+    console.info(`kills during an importBrain (${Math.round(duration)} ms): ${outcomes.join(' ')}`);
   }, 600_000);
 
   it('an emptied agent.db where a brain was kept is reported, not opened as a new brain (finding 2, item 4)', async () => {

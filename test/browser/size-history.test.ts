@@ -88,7 +88,7 @@ describe('size history on OPFS (real worker)', () => {
     expect(writing.at(-1)!.done).toBeGreaterThan(0);
     expect(writing.every((r) => r.done <= r.total)).toBe(true);
 
-    // importDatabase of the same file: the pages its two checks read, reported while it runs.
+    // importDatabase of the same file: the pages its check of the candidate reads, reported while it runs.
     const bytes = await brain.exportDatabase();
     const pages = bytes.byteLength / audit.pageSize;
     const imports: (EngineProgress & { pending: boolean })[] = [];
@@ -102,7 +102,7 @@ describe('size history on OPFS (real worker)', () => {
       operation: 'importDatabase',
       phase: 'checking',
       done: 0,
-      total: 2 * pages,
+      total: pages,
       unit: 'pages',
       pending: true,
     });

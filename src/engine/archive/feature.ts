@@ -1,8 +1,10 @@
 /**
  * Whole-brain export/import, and the preview of an archive's manifest ahead of an import (the bounded reader and
- * validator the import itself starts with). Order on import: unpack and verify the archive, validate its database
- * in memory, write the `.agent` files (each atomically, remembering what was there), then install the database; if
- * that fails the files are put back. So a bad archive — or a failure half way — leaves the brain as it was.
+ * validator the import itself starts with). Order on import: unpack and verify the archive; install its database
+ * with its `.agent` files staged in the same kill-safe commit (storage/sqlite/opfs.ts) — refused, nothing
+ * changed; then write the files into the project (each atomically, remembering what was there). If a write fails
+ * the files are put back and the old database reinstalled. If the tab dies after the commit, the staged files are
+ * written when that project is next opened (`applyPendingFiles`). So the brain is always the old one or the new.
  */
 import { BrainError } from '../../core/errors';
 import { agentDir } from '../../core/paths';
@@ -14,6 +16,7 @@ import {
 } from '../../storage/archive/brain-archive';
 import { readArchiveManifest } from '../../storage/archive/manifest';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
+import { requireProjectName } from '../../storage/agent-folder/opfs-projects';
 import type { Database } from '../../storage/sqlite/database';
 import { migrations } from '../../storage/sqlite/migrations/index';
 import type { EngineContext } from '../context';
@@ -53,7 +56,18 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
     }
   }
 
-  return {
+  /** Writes the files a kill left staged by a committed import, when their project is the one just opened. */
+  let importing = false;
+  async function applyPendingFiles(folder: AgentFolder): Promise<void> {
+    if (importing) return; // the import in progress writes its own files
+    const pending = await deps.database.pendingFiles();
+    if (!pending || pending.project.kind !== folder.kind || pending.project.name !== folder.name) return;
+    for (const file of pending.files) await folder.write(file.path, file.bytes);
+    await deps.database.finishInstall();
+    ctx.emit({ topic: 'project' });
+  }
+
+  const api = {
     async exportBrain(onProgress?: ArchiveProgressListener) {
       report(onProgress, { phase: 'database', done: 0, total: 0 });
       const database = await deps.database.exportBytes();
@@ -96,48 +110,71 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
         throw new BrainError('InvalidArgument', 'importBrain takes the archive as a Uint8Array.');
       report(onProgress, { phase: 'validating', done: 0, total: 2 });
       const archive = await unpackBrainArchive(bytes, { knownSchemaVersion });
-      await deps.database.validateImport(archive.database);
-      report(onProgress, { phase: 'validating', done: 2, total: 2 });
-
-      let folder = deps.currentFolder();
-      if (!folder && archive.files.length > 0)
-        folder = await deps.openImportTarget(options.projectName ?? 'imported');
-      if (folder && archive.files.length > 0 && (await folder.permission()) !== 'granted') {
-        throw new BrainError(
-          'PermissionDenied',
-          `agent-brain may not write to the folder "${folder.name}"; allow it and retry. Nothing was changed.`,
-        );
-      }
-      const previous = new Map<string, Uint8Array | null>();
-      const existing = folder ? await agentFiles(folder) : [];
+      report(onProgress, { phase: 'validating', done: 1, total: 2 });
+      importing = true;
       try {
-        for (const [index, file] of archive.files.entries()) {
-          report(onProgress, { phase: 'writing', done: index, total: archive.files.length });
-          const before = await folder!.stat(file.path);
-          previous.set(
-            file.path,
-            before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null,
-          );
-          await folder!.write(file.path, file.bytes);
-        }
-        report(onProgress, { phase: 'installing', done: 0, total: archive.database.byteLength });
-        const installed = await deps.database.importBytes(archive.database);
-        ctx.emit({ topic: 'database' });
-        if (folder) ctx.emit({ topic: 'project' });
-        report(onProgress, { phase: 'done', done: 1, total: 1 });
-        const written = new Set(archive.files.map((f) => f.path));
-        return {
-          schemaVersion: installed.schemaVersion,
-          migrated: installed.migrated,
-          databaseBytes: installed.bytes,
-          files: [...written],
-          project: folder?.name ?? null,
-          keptFiles: existing.filter((path) => !written.has(path)),
-        };
-      } catch (error) {
-        if (folder) await restoreFiles(folder, previous);
-        throw error;
+        return await importArchive(archive, options, onProgress);
+      } finally {
+        importing = false;
       }
     },
   } satisfies ArchiveApi;
+
+  async function importArchive(
+    archive: Awaited<ReturnType<typeof unpackBrainArchive>>,
+    options: BrainArchiveImportOptions,
+    onProgress: ArchiveProgressListener | undefined,
+  ) {
+    const current = deps.currentFolder();
+    const hasFiles = archive.files.length > 0;
+    const target = current
+      ? { kind: current.kind, name: current.name }
+      : { kind: 'opfs' as const, name: requireProjectName(options.projectName ?? 'imported') };
+    if (current && hasFiles && (await current.permission()) !== 'granted') {
+      throw new BrainError(
+        'PermissionDenied',
+        `agent-brain may not write to the folder "${current.name}"; allow it and retry. Nothing was changed.`,
+      );
+    }
+    report(onProgress, { phase: 'installing', done: 0, total: archive.database.byteLength });
+    const installed = await deps.database.importBytes(
+      archive.database,
+      hasFiles ? { files: { project: target, files: archive.files } } : {},
+    );
+    // Committed: from here the new brain is the brain, its files follow.
+    const folder = current ?? (hasFiles ? await deps.openImportTarget(target.name) : null);
+    const existing = folder ? await agentFiles(folder) : [];
+    const previous = new Map<string, Uint8Array | null>();
+    try {
+      for (const [index, file] of archive.files.entries()) {
+        report(onProgress, { phase: 'writing', done: index, total: archive.files.length });
+        const before = await folder!.stat(file.path);
+        previous.set(
+          file.path,
+          before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null,
+        );
+        await folder!.write(file.path, file.bytes);
+      }
+      await deps.database.finishInstall();
+    } catch (error) {
+      if (folder) await restoreFiles(folder, previous);
+      await installed.undo();
+      ctx.emit({ topic: 'database' });
+      throw error;
+    }
+    ctx.emit({ topic: 'database' });
+    if (folder) ctx.emit({ topic: 'project' });
+    report(onProgress, { phase: 'done', done: 1, total: 1 });
+    const written = new Set(archive.files.map((f) => f.path));
+    return {
+      schemaVersion: installed.schemaVersion,
+      migrated: installed.migrated,
+      databaseBytes: installed.bytes,
+      files: [...written],
+      project: folder?.name ?? null,
+      keptFiles: existing.filter((path) => !written.has(path)),
+    };
+  }
+
+  return { api, applyPendingFiles };
 }

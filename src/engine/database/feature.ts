@@ -62,9 +62,9 @@ export function createDatabaseFeature(
     async importDatabase(bytes: Uint8Array) {
       if (!(bytes instanceof Uint8Array))
         throw new BrainError('InvalidArgument', 'importDatabase takes the file as a Uint8Array.');
-      const report = await deps.database.importBytes(bytes);
+      const { schemaVersion, migrated, bytes: size } = await deps.database.importBytes(bytes);
       ctx.emit({ topic: 'database' });
-      return report;
+      return { schemaVersion, migrated, bytes: size };
     },
   } satisfies Pick<CoreApi, 'info' | 'subscribe'> & DatabaseFileApi;
 }

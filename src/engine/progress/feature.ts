@@ -77,7 +77,7 @@ export function createProgressFeature(
       const file = await pageStats(ctx.db);
       return track('compact', (io) => vacuumProgress(io, file), run);
     },
-    /** Runs `importDatabase(bytes)` reporting the pages its two checks read. */
+    /** Runs `importDatabase(bytes)` reporting the pages its check of the candidate reads. */
     async importDatabase<T>(bytes: unknown, run: () => Promise<T>): Promise<T> {
       const pageSize = bytes instanceof Uint8Array ? headerPageSize(bytes) : null;
       // Not an SQLite file: the engine refuses it at once, nothing to report.

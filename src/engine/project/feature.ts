@@ -7,7 +7,7 @@
  */
 import type { ProjectApi, ProjectSource } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
-import { defaultFolderLimits, type FolderLimits } from '../../storage/agent-folder/folder';
+import { defaultFolderLimits, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
 import {
   defaultOpfsRoot,
   deleteOpfsProject,
@@ -33,6 +33,8 @@ export interface ProjectFeatureOptions {
   readonly folderLimits?: Partial<FolderLimits>;
   /** The checkpoint store, for rollback (looked up when a restore runs). */
   readonly checkpoints?: () => ProjectCheckpointPort;
+  /** Runs after a project opened, before it is announced (finishing an interrupted whole-brain import). */
+  readonly onOpened?: (folder: AgentFolder) => Promise<void>;
 }
 
 export function createProjectFeature(ctx: EngineContext, options: ProjectFeatureOptions = {}) {
@@ -43,6 +45,7 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
   const lifecycle = {
     async openProject(source: ProjectSource) {
       const opened = await openFolder(source, opfsRoot, limits);
+      await options.onOpened?.(opened);
       project.set(opened);
       project.changed();
       return describeFolder(opened);

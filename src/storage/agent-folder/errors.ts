@@ -61,3 +61,26 @@ export function translateFsError(error: unknown, path: string, doing: string): B
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A failed write, translated. Chromium sometimes rejects a write over a full quota with `AbortError` (the swap
+ * file's close is aborted) rather than `QuotaExceededError`; read as "interrupted, retry" that would be a retry that
+ * can never succeed. So an abort is checked against the storage estimate: with no room for these bytes, it is
+ * `QuotaExceeded`.
+ */
+export async function translateWriteFailure(
+  error: unknown,
+  path: string,
+  doing: string,
+  bytes: number,
+): Promise<BrainError> {
+  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+  if (name === 'AbortError' || name === 'InvalidStateError') {
+    const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
+    const free = estimate?.quota !== undefined ? estimate.quota - (estimate.usage ?? 0) : null;
+    if (free !== null && free < bytes + 1024 * 1024) {
+      return translateFsError(new DOMException('quota', 'QuotaExceededError'), path, doing);
+    }
+  }
+  return translateFsError(error, path, doing);
+}

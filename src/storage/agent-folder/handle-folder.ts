@@ -13,7 +13,7 @@ import {
   pathSegments,
   type ProjectPath,
 } from '../../core/paths';
-import { translateFsError } from './errors';
+import { translateFsError, translateWriteFailure } from './errors';
 import {
   defaultFolderLimits,
   type AgentFolder,
@@ -279,7 +279,7 @@ export function createHandleFolder(
       } catch (error) {
         await stream.abort().catch(() => undefined);
         if (before === null) await dir.removeEntry(baseName(path)).catch(() => undefined);
-        throw translateFsError(error, path, 'writing');
+        throw await translateWriteFailure(error, path, 'writing', bytes.byteLength);
       }
       const after = await fileAt(path);
       if (!after)
@@ -314,7 +314,7 @@ export function createHandleFolder(
         await stream.close();
       } catch (error) {
         await stream.abort().catch(() => undefined);
-        throw translateFsError(error, path, 'appending to');
+        throw await translateWriteFailure(error, path, 'appending to', bytes.byteLength);
       }
       const after = await fileAt(path);
       if (!after) throw new BrainError('Internal', `"${path}" vanished right after an append.`, { path });

@@ -44,7 +44,10 @@ export interface Database {
    * Validates `bytes`, then installs them in one kill-safe step (with `files` staged in the same commit, to be
    * written into their project by the caller, who then calls `finishInstall`). Refused → nothing changed.
    */
-  importBytes(bytes: Uint8Array, options?: { readonly files?: StagedFiles }): Promise<ImportedDatabase>;
+  importBytes(
+    bytes: Uint8Array,
+    options?: { readonly files?: StagedFiles },
+  ): Promise<ImportedDatabase & { readonly undo: () => Promise<void> }>;
   /** What a kill left to write into a project after a committed install, and the call that ends it. */
   pendingFiles(): Promise<StagedFiles | null>;
   finishInstall(): Promise<void>;
@@ -54,6 +57,12 @@ export interface Database {
 }
 
 const SQLITE_HEADER = 'SQLite format 3\0';
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Cheap checks before SQLite sees the bytes: the magic string and a page size that divides the file. */
 export function checkSqliteHeader(bytes: Uint8Array): void {
@@ -229,18 +238,23 @@ export async function openDatabase(
       await whileClosed(async () => {
         previous = await file.read();
         await file.install(prepared, options.files);
+        // The candidate passed its integrity check in memory; what is left to prove is that the file now holds
+        // exactly those bytes. One read and a compare does that (a quick check would read it page by page).
+        if (!sameBytes(await file.read(), prepared)) {
+          await file.install(previous);
+          await file.finishInstall?.();
+          throw new BrainError(
+            'CorruptDatabase',
+            'The imported database did not read back as written, so the previous one was put back. Nothing was changed.',
+          );
+        }
       });
-      const problems = await integrityCheck(live(), true);
-      if (problems[0] !== 'ok') {
+      const undo = async () => {
         const restore = previous as Uint8Array | null;
         if (restore) await whileClosed(() => file.install(restore));
         await file.finishInstall?.();
-        throw new BrainError(
-          'CorruptDatabase',
-          `The imported database failed its check after install and was rolled back: ${problems[0]}`,
-        );
-      }
-      return { schemaVersion: version, migrated: candidate.migrated, bytes: prepared.byteLength };
+      };
+      return { schemaVersion: version, migrated: candidate.migrated, bytes: prepared.byteLength, undo };
     },
 
     close: () => driver.close(),
