@@ -23,6 +23,8 @@ export class BrainState {
   status = $state<BrainStatus>('opening');
   /** Why opening failed (status `error`). */
   error = $state<string | null>(null);
+  /** The failure's code (status `error`), e.g. `BrainMissing`: the notice then offers what fits. */
+  errorCode = $state<string | null>(null);
   info = $state.raw<BrainInfo | null>(null);
   brain = $state.raw<Brain | null>(null);
   /** Whether any session exists (null until known): an empty brain opens on the demo. */
@@ -44,13 +46,16 @@ export class BrainState {
     this.#options = options;
   }
 
-  async open(takeOver = false): Promise<void> {
+  /** `startEmpty`: the person chose to start over where the kept brain is missing (`BrainMissing`). */
+  async open(takeOver = false, startEmpty = false): Promise<void> {
     this.status = 'opening';
     this.error = null;
+    this.errorCode = null;
     await this.#release();
     try {
       const brain = await openBrain({
         takeOver,
+        ...(startEmpty ? { startEmpty } : {}),
         ...(this.#options.dbName === undefined ? {} : { dbName: this.#options.dbName }),
         ...(this.#options.closeOnPageHide === undefined
           ? {}
@@ -74,6 +79,7 @@ export class BrainState {
       } else {
         this.status = 'error';
         this.error = messageOf(error);
+        this.errorCode = isBrainError(error) ? error.code : null;
       }
     }
   }
