@@ -1,0 +1,96 @@
+/**
+ * Whole-file access to OPFS database files while no connection has them open: the sync access handles of the
+ * database and its journal under the VFS's own Web Lock, and the small helpers the install uses around them.
+ */
+import { BrainError } from '../../core/errors';
+import { writeAllSync } from './sync-write';
+
+/** What a whole-file access may touch: the database, its journal, and the install's candidate and commit record. */
+export interface FileHandles {
+  readonly main: FileSystemSyncAccessHandle;
+  readonly journal: FileSystemSyncAccessHandle;
+  readonly root: FileSystemDirectoryHandle;
+}
+
+/**
+ * Runs `fn` with exclusive sync access to an OPFS database file, under the same Web Lock that
+ * OPFSCoopSyncVFS takes for it — so only call it while no connection has the file open.
+ */
+export async function withFileAccess<T>(
+  name: string,
+  fn: (files: FileHandles) => T | Promise<T>,
+): Promise<T> {
+  const root = await navigator.storage.getDirectory();
+  const main = await root.getFileHandle(name, { create: true });
+  const journal = await root.getFileHandle(`${name}-journal`, { create: true });
+  return navigator.locks.request(`ahp:/${name}`, async () => {
+    const mainHandle = await main.createSyncAccessHandle();
+    try {
+      const journalHandle = await journal.createSyncAccessHandle();
+      try {
+        return await fn({ main: mainHandle, journal: journalHandle, root });
+      } finally {
+        journalHandle.close();
+      }
+    } finally {
+      mainHandle.close();
+    }
+  });
+}
+
+export const quotaError = (what: string) =>
+  new BrainError(
+    'QuotaExceeded',
+    `The browser storage quota is full: ${what}. The current brain is as it was. Free space (run a cleanup, delete old sessions or projects) or allow persistent storage, then try again.`,
+  );
+
+export function translateWriteError(error: unknown, what: string): unknown {
+  if (error instanceof DOMException && error.name === 'QuotaExceededError') return quotaError(what);
+  return error;
+}
+
+export async function removeEntry(
+  root: FileSystemDirectoryHandle,
+  name: string,
+  recursive = false,
+): Promise<void> {
+  await root.removeEntry(name, { recursive }).catch((error: unknown) => {
+    if (!(error instanceof DOMException && error.name === 'NotFoundError')) throw error;
+  });
+}
+
+export async function writeWhole(
+  root: FileSystemDirectoryHandle,
+  name: string,
+  bytes: Uint8Array,
+): Promise<void> {
+  const handle = await (await root.getFileHandle(name, { create: true })).createSyncAccessHandle();
+  try {
+    handle.truncate(0);
+    writeAllSync(handle, bytes, 0);
+    handle.flush();
+  } finally {
+    handle.close();
+  }
+}
+
+export async function readWhole(root: FileSystemDirectoryHandle, name: string): Promise<Uint8Array | null> {
+  let handle: FileSystemSyncAccessHandle;
+  try {
+    handle = await (await root.getFileHandle(name)).createSyncAccessHandle();
+  } catch (error) {
+    if (
+      error instanceof DOMException &&
+      (error.name === 'NotFoundError' || error.name === 'TypeMismatchError')
+    )
+      return null;
+    throw error;
+  }
+  try {
+    const bytes = new Uint8Array(handle.getSize());
+    handle.read(bytes, { at: 0 });
+    return bytes;
+  } finally {
+    handle.close();
+  }
+}
