@@ -2,20 +2,30 @@
  * Markdown from a project is untrusted: rendered with `marked` (GFM) and sanitised with DOMPurify before it
  * reaches the DOM. Nothing that can run survives: no script, style, SVG/MathML, frames, forms or event handler
  * attributes; links only to http(s), mailto, fragments and relative paths; `data:` only for raster images.
+ * Nothing can pass for the app either: `class`, `id`, `style`, `name`, `role` and `aria-*` go, so neither the
+ * app's own CSS nor its accessible names can be borrowed (the preview box contains the rest: MarkdownPreview).
  *
- * DOMPurify needs a DOM, so this runs on the main thread (the app, a playground page), never in the worker.
+ * Rendering is bounded (markdown-bounds.ts): past a nesting, emphasis or tag budget, or when marked fails, the
+ * result is the text itself with one sentence saying why. `renderMarkdown` runs marked on the calling thread, so
+ * only those budgets bound it; `createMarkdownRenderer` (markdown-renderer.ts) runs marked in a worker under a
+ * time budget too, and is what the app's preview uses.
+ *
+ * DOMPurify needs a DOM, so sanitising runs on the main thread (the app, a playground page), never in a worker.
  */
 import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
-import { Marked } from 'marked';
-import { splitFrontMatter } from '../core/formats/front-matter';
 import { splitBom } from '../core/formats/lines';
+import { describeMarkdownOff, markdownLimits } from './markdown-bounds';
+import { parseMarkdown, type ParsedMarkdown } from './markdown-parse';
 
 export interface RenderMarkdownOptions {
   /** Front matter (`---` … `---` at the top): shown as a code block (default) or left out. */
   readonly frontMatter?: 'show' | 'hide';
 }
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+/** What a preview shows: sanitised HTML, or a file's text with the sentence that says why it is not rendered. */
+export type RenderedMarkdown =
+  | { readonly kind: 'html'; readonly html: string }
+  | { readonly kind: 'text'; readonly reason: string; readonly text: string };
 
 /** Schemes a link or image may use; anything with another scheme (javascript:, vbscript:, file:, …) is dropped. */
 const allowedUri = /^(?:(?:https?|mailto):|#|\/|\.{1,2}\/|(?![a-z][a-z0-9+.-]*:)[^\s]*$)/i;
@@ -37,10 +47,31 @@ const config: Config = {
     'base',
     'meta',
     'link',
+    // The app styles <dialog> (and an open one sits over the page): not for a file to borrow.
+    'dialog',
   ],
-  FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'ping'],
+  FORBID_ATTR: [
+    'style',
+    'srcset',
+    'action',
+    'formaction',
+    'ping',
+    // Impersonation: the app's class names, ids (and the globals an id or name makes), roles, tab stops, popovers.
+    'class',
+    'id',
+    'name',
+    'role',
+    'tabindex',
+    'accesskey',
+    'autofocus',
+    'popover',
+    'popovertarget',
+    'popovertargetaction',
+  ],
   ALLOWED_URI_REGEXP: allowedUri,
   ALLOW_DATA_ATTR: false,
+  // aria-live, aria-label, aria-hidden… would let a file speak for the app to a screen reader.
+  ALLOW_ARIA_ATTR: false,
   RETURN_TRUSTED_TYPE: false,
 };
 
@@ -82,15 +113,36 @@ const escapeHtml = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
   );
 
-/** Sanitised HTML for `source`; safe to put into `innerHTML` / Svelte's `{@html}`. */
+/**
+ * marked's output for `source` (parseMarkdown, here or in the worker) → what to show. The front matter block is built after
+ * sanitising, from escaped text, so its own class survives while any class in the file goes.
+ */
+export function finishMarkdown(parsed: ParsedMarkdown, source: string): RenderedMarkdown {
+  if (parsed.kind === 'off') {
+    return { kind: 'text', reason: describeMarkdownOff(parsed.off), text: splitBom(source).rest };
+  }
+  const head =
+    parsed.frontMatter === null
+      ? ''
+      : `<pre class="front-matter"><code>${escapeHtml(parsed.frontMatter)}</code></pre>\n`;
+  return { kind: 'html', html: head + (getPurifier().sanitize(parsed.html, config) as unknown as string) };
+}
+
+/** A rendering as one HTML string: a file shown as text is the sentence and the text, escaped. */
+export function renderedToHtml(rendered: RenderedMarkdown): string {
+  if (rendered.kind === 'html') return rendered.html;
+  return (
+    `<p class="markdown-off">${escapeHtml(rendered.reason)}</p>\n` +
+    `<pre class="markdown-source"><code>${escapeHtml(rendered.text)}</code></pre>\n`
+  );
+}
+
+/**
+ * Sanitised HTML for `source`; safe to put into `innerHTML` / Svelte's `{@html}`. Bounded in nesting, emphasis
+ * and tags (past them: the text, escaped, with a sentence why), not in time: marked runs on the calling thread.
+ */
 export function renderMarkdown(source: string, options: RenderMarkdownOptions = {}): string {
   if (typeof source !== 'string') throw new TypeError('renderMarkdown takes the markdown text as a string.');
-  const { rest } = splitBom(source);
-  const split = splitFrontMatter(rest);
-  const head =
-    split.frontMatter && (options.frontMatter ?? 'show') === 'show'
-      ? `<pre class="front-matter"><code>${escapeHtml(split.frontMatter.raw.trimEnd())}</code></pre>\n`
-      : '';
-  const html = head + (marked.parse(split.frontMatter ? split.body : rest) as string);
-  return getPurifier().sanitize(html, config) as unknown as string;
+  const parsed = parseMarkdown(source, options.frontMatter ?? 'show', markdownLimits);
+  return renderedToHtml(finishMarkdown(parsed, source));
 }
