@@ -64,7 +64,9 @@ export function apiSurface(repoRoot: string): string {
         : checker.getTypeOfSymbolAtLocation(symbol, decl);
     const lines = [`${symbol.getName()}: ${text(type)}`];
     if (symbol.flags & ts.SymbolFlags.TypeAlias) {
-      lines.push(`  = ${checker.typeToString(type, undefined, flags | ts.TypeFormatFlags.InTypeAlias).replace(/import\("[^"]+"\)\./g, '')}`);
+      lines.push(
+        `  = ${checker.typeToString(type, undefined, flags | ts.TypeFormatFlags.InTypeAlias).replace(/import\("[^"]+"\)\./g, '')}`,
+      );
     }
     for (const prop of checker.getPropertiesOfType(type).sort((a, b) => a.name.localeCompare(b.name))) {
       const propType = checker.getTypeOfSymbolAtLocation(prop, decl);
@@ -81,7 +83,10 @@ export function apiSurface(repoRoot: string): string {
   for (const exported of exports) {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     seen.add(symbol);
-    out.push(...describe(symbol).map((line, i) => (i === 0 ? `export ${exported.name} → ${line}` : line)), '');
+    out.push(
+      ...describe(symbol).map((line, i) => (i === 0 ? `export ${exported.name} → ${line}` : line)),
+      '',
+    );
   }
   const reached: string[][] = [];
   while (queue.length > 0) {

@@ -52,6 +52,8 @@ describe('layer rules', () => {
     expect(await messages('src/ui/planted.ts', template)).toEqual([expect.stringMatching(/^layers\/sql: /)]);
     expect(await messages('src/storage/sqlite/planted.ts', code)).toEqual([]);
     // Prose that merely starts with an SQL word is not SQL.
-    expect(await messages('src/engine/planted.ts', "export const m = 'Rollback needs a store';\n")).toEqual([]);
+    expect(await messages('src/engine/planted.ts', "export const m = 'Rollback needs a store';\n")).toEqual(
+      [],
+    );
   }, 30_000);
 });

@@ -161,7 +161,6 @@ export class WriteBuffer {
   }
 }
 
-
 interface BufferedFile {
   path: string;
   buffer: WriteBuffer;
