@@ -78,7 +78,7 @@ describe('searchHistory', () => {
     await expect(api.searchHistory('x', { limit: 1000 })).rejects.toMatchObject({ code: 'InvalidArgument' });
   });
 
-  it('searches summaries and step results once compressed, but not its own checkpoint summaries', async () => {
+  it('searches step results at once and summaries once compressed, but not its own checkpoint summaries', async () => {
     const { api, sessionId, taskId } = await setUp();
     const { id: stepId } = await api.recordStep({
       taskId,
@@ -93,17 +93,20 @@ describe('searchHistory', () => {
       kind: 'task',
       content: 'The exporter now writes a BOM for Excel.',
     });
-    expect((await api.searchHistory('trailing delimiter')).hits).toHaveLength(0);
-    await api.recordInstruction({ sessionId, text: 'Make Excel happy' });
-    await api.compressContext(sessionId);
-    const step = await api.searchHistory('trailing delimiter');
-    expect(step.hits[0]).toMatchObject({
+    const found = {
       source: 'step',
       stepId,
       taskId,
       sessionId,
       title: 'Step 1: run_tests (error)',
-    });
+      // The decoded text: params, then result, a leaf a line under its key.
+      snippet: 'cmd: npm test\n\nfailing: serialiseRow drops [trailing] [delimiter]',
+    };
+    expect((await api.searchHistory('trailing delimiter')).hits).toEqual([expect.objectContaining(found)]);
+    expect((await api.searchHistory('BOM Excel')).hits).toHaveLength(0);
+    await api.recordInstruction({ sessionId, text: 'Make Excel happy' });
+    await api.compressContext(sessionId);
+    expect((await api.searchHistory('trailing delimiter')).hits).toEqual([expect.objectContaining(found)]);
     const summary = await api.searchHistory('BOM Excel');
     expect(summary.hits.map((h) => h.source)).toEqual(['summary']);
     expect((await api.searchHistory('Make Excel happy')).hits.map((h) => h.source)).toEqual(['event']);

@@ -20,7 +20,8 @@ export function toFtsQuery(input: string): FtsQuery | null {
     // Keep letters, digits and the joiners inside identifiers; the tokenizer splits on the rest anyway.
     const word = raw.replace(/[^\p{L}\p{N}_./-]+/gu, ' ').trim();
     for (const part of word.split(/\s+/u)) {
-      if (part === '' || part.length > 100) continue;
+      // A part with no letter or digit (`-`, `...`) has no token: as a phrase it would match nothing at all.
+      if (part.length > 100 || !/[\p{L}\p{N}]/u.test(part)) continue;
       const quoted = `"${part.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
       if (!terms.includes(quoted)) terms.push(quoted);
     }

@@ -4,7 +4,9 @@ import { toFtsQuery } from '../../core/events/search';
 import { asEventId, asSessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../../core/api/memory';
+import { createJournalRepo } from '../../storage/sqlite/journal-repo';
 import type { EventLog } from '../events/log';
+import { backfillStepIndex } from './step-index';
 
 const DEFAULT_LIMIT = 20;
 // Search is bound by the page cache (a 100 000-event index is tens of MiB): every connection gets 32 MiB, set
@@ -12,12 +14,13 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 
 /**
- * Recall: full-text search (SQLite FTS5, bm25-ranked) over events, compressed summaries and the results of
- * recorded tool steps. Each hit links back to its session, task, plan step, tool step and — for a file change —
- * its checkpoint entry, whose diff `diffCheckpoint` opens.
+ * Recall: full-text search (SQLite FTS5, bm25-ranked) over events, compressed summaries and recorded tool steps
+ * (their params and results as decoded text, indexed when recorded). Each hit links back to its session, task,
+ * plan step, tool step and — for a file change — its checkpoint entry, whose diff `diffCheckpoint` opens.
  */
 export function createHistoryFeature(log: EventLog) {
   const { history } = log.repos;
+  const journal = createJournalRepo(log.ctx.db);
   return {
     async searchHistory(query: string, options: SearchHistoryOptions = {}) {
       const text = requireText(query, 'Search query', 1_000);
@@ -29,6 +32,8 @@ export function createHistoryFeature(log: EventLog) {
       if (options.kinds !== undefined && !Array.isArray(options.kinds)) {
         throw new BrainError('InvalidArgument', 'kinds must be an array of event kinds (or summary, step).');
       }
+      // A database from before record-time step indexing catches up here, once, a page per transaction.
+      await backfillStepIndex(log.ctx.db, history, journal);
       const { hits, matched } = await history.search(fts, {
         limit,
         ...(options.sessionId === undefined

@@ -9,11 +9,14 @@ import {
   requireId,
   requireText,
 } from '../../core/model';
+import { stepSearchText } from '../../core/events/step-text';
+import { createHistoryRepo } from '../../storage/sqlite/history-repo';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
 import { integrityCheck } from '../../storage/sqlite/health';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { EngineContext } from '../context';
+import { stepDocument } from '../history/step-index';
 import type { CoreApi } from '../../core/api';
 
 const sessionIdOf = (value: unknown) => asSessionId(requireId(value, 'sessionId'));
@@ -25,6 +28,7 @@ export function createSessionsFeature(ctx: EngineContext) {
   const sessions = createSessionsRepo(db);
   const tasks = createTasksRepo(db);
   const journal = createJournalRepo(db);
+  const history = createHistoryRepo(db);
 
   async function taskInSession(taskId: TaskId, sessionId: SessionId) {
     const task = await tasks.get(taskId);
@@ -135,9 +139,16 @@ export function createSessionsFeature(ctx: EngineContext) {
       const status = parseStepStatus(input.status);
       const params = jsonToText(input.params, 'params', limits.maxStepJsonChars);
       const result = jsonToText(input.result, 'result', limits.maxStepJsonChars);
+      // Searchable at once: the step's search document goes in with the step, in the same transaction.
+      const body = stepSearchText(input.params, input.result);
       const id = await db.transaction(async () => {
-        await tasks.get(taskId);
-        return journal.addStep({ taskId, tool, params, result, status, createdAt: clock.now() });
+        const task = await tasks.get(taskId);
+        const createdAt = clock.now();
+        const step = await journal.addStep({ taskId, tool, params, result, status, createdAt });
+        await history.indexSteps([
+          stepDocument({ ...step, taskId, sessionId: task.sessionId, tool, status, createdAt }, body),
+        ]);
+        return step.id;
       });
       ctx.emit({ topic: 'steps', taskId });
       return { id };

@@ -74,44 +74,53 @@ export interface SearchFilter {
   readonly limit: number;
 }
 
-const STEP_TEXT_CHARS = 4_000;
 const SUMMARY_TEXT_CHARS = 20_000;
 /** How many of the newest matches bm25 ranks (see runSearch). */
 export const RANK_WINDOW = 1_000;
+
+const DOC_COLUMNS = `source, source_id, session_id, task_id, step_id, plan_step_id, kind, path, checkpoint_entry_id,
+  title, body, created_at`;
+const docRow = (d: HistoryDoc) => [
+  d.source,
+  d.sourceId,
+  d.sessionId,
+  d.taskId,
+  d.stepId,
+  d.planStepId,
+  d.kind,
+  d.path,
+  d.checkpointEntryId,
+  d.title,
+  d.body,
+  d.createdAt,
+];
+// "WHERE true": an upsert's SELECT needs a WHERE, or its ON CONFLICT would parse as a join's ON.
+const ONE_DOC = 'SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE true';
+const DOC_BATCH = `SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
+  value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11 FROM json_each(?) WHERE true`;
+const REPLACE_DOC = `ON CONFLICT (source, source_id) DO UPDATE SET session_id = excluded.session_id,
+  task_id = excluded.task_id, step_id = excluded.step_id, plan_step_id = excluded.plan_step_id, kind = excluded.kind,
+  path = excluded.path, checkpoint_entry_id = excluded.checkpoint_entry_id, title = excluded.title,
+  body = excluded.body, created_at = excluded.created_at`;
 
 /** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
   /**
    * Indexes documents with one statement. FTS5 writes its pending terms to a new segment at the end of every
    * statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one tiny
-   * segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment.
+   * segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a single
+   * document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
+   * `replace`: a document of the same source row is replaced (its index entries with it) instead of kept.
    */
-  async function insertDocs(docs: readonly HistoryDoc[]): Promise<void> {
-    if (docs.length === 0) return;
+  async function writeDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
+    const [first] = docs;
+    if (first === undefined) return;
+    const values = docs.length === 1 ? ONE_DOC : DOC_BATCH;
     await db.run(
-      `INSERT OR IGNORE INTO history_docs (source, source_id, session_id, task_id, step_id, plan_step_id, kind, path,
-         checkpoint_entry_id, title, body, created_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7,
-              value ->> 8, value ->> 9, value ->> 10, value ->> 11
-       FROM json_each(?)`,
-      [
-        JSON.stringify(
-          docs.map((d) => [
-            d.source,
-            d.sourceId,
-            d.sessionId,
-            d.taskId,
-            d.stepId,
-            d.planStepId,
-            d.kind,
-            d.path,
-            d.checkpointEntryId,
-            d.title,
-            d.body,
-            d.createdAt,
-          ]),
-        ),
-      ],
+      onConflict === 'keep'
+        ? `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${values}`
+        : `INSERT INTO history_docs (${DOC_COLUMNS}) ${values} ${REPLACE_DOC}`,
+      docs.length === 1 ? docRow(first) : [JSON.stringify(docs.map(docRow))],
     );
   }
 
@@ -172,7 +181,14 @@ export function createHistoryRepo(db: SqlDriver) {
   }
 
   return {
-    insertDocs,
+    /** Indexes documents; one whose source row is indexed already is left as it is. */
+    insertDocs: (docs: readonly HistoryDoc[]) => writeDocs(docs, 'keep'),
+
+    /**
+     * Indexes tool steps, replacing what an earlier build indexed for the same step id (cut JSON text, or the
+     * document of a removed step whose id was reused) — so a step has exactly one document, the current one.
+     */
+    indexSteps: (docs: readonly HistoryDoc[]) => writeDocs(docs, 'replace'),
 
     /**
      * Indexes the session's summaries not indexed yet (recorded through any API), text bounded per summary. The
@@ -193,22 +209,54 @@ export function createHistoryRepo(db: SqlDriver) {
     },
 
     /**
-     * Indexes the results of the session's recorded tool steps not indexed yet (text bounded per step). With
-     * `afterId` (the session's steps up to it are indexed already) only the steps recorded since are read — a
-     * range of the steps table — instead of every step of every task of the session.
+     * Steps are indexed when they are recorded (`indexSteps`, in the step's own transaction), and those of a
+     * database from before that by the backfill below, page by page, on the first search. A compression,
+     * which still asks here for the steps it has not indexed, has therefore none left: nothing is read, and no
+     * step is indexed twice. Kept for that caller; returns the number indexed (0).
      */
-    async indexPendingSteps(sessionId: SessionId, afterId = 0): Promise<number> {
-      // CROSS JOIN keeps steps as the outer loop: the id range, not the session's tasks, bounds the work.
-      const { changes } = await db.run(
-        `INSERT INTO history_docs (source, source_id, session_id, task_id, step_id, kind, title, body, created_at)
-         SELECT 'step', st.id, t.session_id, st.task_id, st.id, 'step', 'Step ' || st.seq || ': ' || st.tool || ' (' || st.status || ')',
-                substr(st.params, 1, ?) || char(10) || substr(st.result, 1, ?), st.created_at
-         FROM ${afterId > 0 ? 'steps st CROSS JOIN tasks t' : 'steps st JOIN tasks t'} ON t.id = st.task_id
-         WHERE t.session_id = ? AND st.id > ?
-           AND NOT EXISTS (SELECT 1 FROM history_docs h WHERE h.source = 'step' AND h.source_id = st.id)`,
-        [STEP_TEXT_CHARS / 4, STEP_TEXT_CHARS, sessionId, afterId],
+    async indexPendingSteps(_sessionId: SessionId, _afterId = 0): Promise<number> {
+      return 0;
+    },
+
+    /**
+     * What the history index still has to catch up on in a database from before steps were indexed when
+     * recorded (migration 8): its steps up to `stepsUpto`, and its step documents up to `docsUpto` whose step is
+     * gone (indexed as cut JSON text, never to be rebuilt from the step). Null when there is nothing.
+     */
+    async backfillMark(): Promise<{ stepsUpto: number; docsUpto: number } | null> {
+      const row = await db.get<{ steps_upto: number; docs_upto: number }>(
+        'SELECT steps_upto, docs_upto FROM history_backfill WHERE id = 1',
       );
-      return changes;
+      return row ? { stepsUpto: row.steps_upto, docsUpto: row.docs_upto } : null;
+    },
+
+    /** Moves the backfill on; when both marks reach 0, the backfill is done and its row goes. */
+    async setBackfillMark(mark: { stepsUpto: number; docsUpto: number }): Promise<void> {
+      if (mark.stepsUpto <= 0 && mark.docsUpto <= 0) await db.run('DELETE FROM history_backfill');
+      else
+        await db.run('UPDATE history_backfill SET steps_upto = ?, docs_upto = ? WHERE id = 1', [
+          Math.max(0, mark.stepsUpto),
+          Math.max(0, mark.docsUpto),
+        ]);
+    },
+
+    /** Step documents with ids up to `uptoId` whose step was removed, newest first. */
+    async orphanStepDocs(uptoId: number, limit: number): Promise<{ id: number; body: string }[]> {
+      return db.all<{ id: number; body: string }>(
+        `SELECT id, body FROM history_docs WHERE source = 'step' AND step_id IS NULL AND id <= ?
+         ORDER BY id DESC LIMIT ?`,
+        [uptoId, limit],
+      );
+    },
+
+    /** New bodies for documents, in one statement (one index segment). */
+    async rewriteBodies(docs: readonly { id: number; body: string }[]): Promise<void> {
+      if (docs.length === 0) return;
+      await db.run(
+        `UPDATE history_docs SET body = j.value ->> 1
+         FROM json_each(?) AS j WHERE history_docs.id = j.value ->> 0`,
+        [JSON.stringify(docs.map((d) => [d.id, d.body]))],
+      );
     },
 
     /** Ranked hits: every term must match; when none do, any term may. */

@@ -1,4 +1,4 @@
-import { isBrainError } from '../../core/errors';
+import { BrainError, isBrainError } from '../../core/errors';
 import { checkJson } from '../../core/json-bounds';
 import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../../core/ids';
 import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../core/ids';
@@ -32,6 +32,19 @@ interface SummaryRow {
   kind: string;
   content: string;
   created_at: number;
+}
+
+/** A stored step as the history index reads it: params and result as their stored JSON text. */
+export interface StepToIndex {
+  readonly id: StepId;
+  readonly taskId: TaskId;
+  readonly sessionId: SessionId | null;
+  readonly seq: number;
+  readonly tool: string;
+  readonly params: string;
+  readonly result: string;
+  readonly status: StepStatus;
+  readonly createdAt: number;
 }
 
 const toMessage = (row: MessageRow): Message => ({
@@ -123,13 +136,50 @@ export function createJournalRepo(db: SqlDriver) {
       result: string;
       status: StepStatus;
       createdAt: number;
-    }): Promise<StepId> {
-      const { lastInsertRowid } = await db.run(
+    }): Promise<{ id: StepId; seq: number }> {
+      const row = await db.get<{ id: number; seq: number }>(
         `INSERT INTO steps (task_id, seq, tool, params, result, status, created_at)
-         VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)`,
+         VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)
+         RETURNING id, seq`,
         [s.taskId, s.taskId, s.tool, s.params, s.result, s.status, s.createdAt],
       );
-      return asStepId(lastInsertRowid);
+      if (!row) throw new BrainError('Internal', 'A step insert returned no row.');
+      return { id: asStepId(row.id), seq: row.seq };
+    },
+
+    /**
+     * Steps with ids up to `uptoId`, newest first, for the history index of an older database: at most `limit`
+     * steps and, past the first, at most `maxBytes` of params and result — a page bounded in work and memory.
+     */
+    async stepsToIndex(uptoId: number, limit: number, maxBytes: number): Promise<StepToIndex[]> {
+      const sizes = await db.all<{ id: number; bytes: number }>(
+        `SELECT id, octet_length(params) + octet_length(result) AS bytes FROM steps
+         WHERE id <= ? ORDER BY id DESC LIMIT ?`,
+        [uptoId, limit],
+      );
+      const ids: number[] = [];
+      let bytes = 0;
+      for (const size of sizes) {
+        if (ids.length > 0 && bytes + size.bytes > maxBytes) break;
+        ids.push(size.id);
+        bytes += size.bytes;
+      }
+      const rows = await db.all<StepRow & { session_id: number | null }>(
+        `SELECT st.*, t.session_id FROM steps st JOIN tasks t ON t.id = st.task_id
+         WHERE st.id IN (SELECT value FROM json_each(?)) ORDER BY st.id DESC`,
+        [JSON.stringify(ids)],
+      );
+      return rows.map((row) => ({
+        id: asStepId(row.id),
+        taskId: asTaskId(row.task_id),
+        sessionId: row.session_id === null ? null : asSessionId(row.session_id),
+        seq: row.seq,
+        tool: row.tool,
+        params: row.params,
+        result: row.result,
+        status: row.status,
+        createdAt: row.created_at,
+      }));
     },
 
     async listSteps(taskId: TaskId): Promise<Step[]> {

@@ -5,6 +5,7 @@ import events from './004-events';
 import slimTombstones from './005-slim-tombstones';
 import sizeHistory from './006-size-history';
 import compressionState from './007-compression-state';
+import stepSearch from './008-step-search';
 
 export interface Migration {
   readonly id: number;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   { id: 5, name: 'slim-tombstones', sql: slimTombstones },
   { id: 6, name: 'size-history', sql: sizeHistory },
   { id: 7, name: 'compression-state', sql: compressionState },
+  { id: 8, name: 'step-search', sql: stepSearch },
 ];

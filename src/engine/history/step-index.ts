@@ -1,0 +1,78 @@
+import { decodeJsonEscapes, stepTitle, storedStepSearchText } from '../../core/events/step-text';
+import type { SessionId, StepId, TaskId } from '../../core/ids';
+import type { StepStatus } from '../../core/model';
+import type { SqlDriver } from '../../storage/sqlite/driver';
+import type { HistoryDoc, HistoryRepo } from '../../storage/sqlite/history-repo';
+import type { JournalRepo, StepToIndex } from '../../storage/sqlite/journal-repo';
+
+/** The search document of a tool step, its body already decoded (core/events/step-text.ts). */
+export function stepDocument(
+  step: {
+    readonly id: StepId;
+    readonly taskId: TaskId;
+    readonly sessionId: SessionId | null;
+    readonly seq: number;
+    readonly tool: string;
+    readonly status: StepStatus;
+    readonly createdAt: number;
+  },
+  body: string,
+): HistoryDoc {
+  return {
+    source: 'step',
+    sourceId: step.id,
+    sessionId: step.sessionId,
+    taskId: step.taskId,
+    stepId: step.id,
+    planStepId: null,
+    kind: 'step',
+    path: null,
+    checkpointEntryId: null,
+    title: stepTitle(step),
+    body,
+    createdAt: step.createdAt,
+  };
+}
+
+const storedStepDocument = (step: StepToIndex) =>
+  stepDocument(step, storedStepSearchText(step.params, step.result));
+
+/** A page of the backfill: at most this many steps, and past the first, this many bytes of their JSON. */
+export const BACKFILL_PAGE = { steps: 200, bytes: 4 * 1024 * 1024, orphanDocs: 500 };
+
+/**
+ * Brings the history index of a database from before record-time step indexing up to date (migration 8): first
+ * the documents of removed steps (their cut JSON text decoded in place), then every step up to the mark, newest
+ * first, each page its own transaction — so the work is done once, a page at a time, never in one transaction
+ * that would hold the whole of it. Returns the number of pages (0 when there was nothing to do).
+ */
+export async function backfillStepIndex(
+  db: SqlDriver,
+  history: HistoryRepo,
+  journal: JournalRepo,
+  page = BACKFILL_PAGE,
+): Promise<number> {
+  // The common case, read without a transaction: nothing to catch up on.
+  if ((await history.backfillMark()) === null) return 0;
+  let pages = 0;
+  for (;;) {
+    const more = await db.transaction(async () => {
+      const mark = await history.backfillMark();
+      if (mark === null) return false;
+      if (mark.docsUpto > 0) {
+        const docs = await history.orphanStepDocs(mark.docsUpto, page.orphanDocs);
+        await history.rewriteBodies(docs.map((d) => ({ id: d.id, body: decodeJsonEscapes(d.body) })));
+        const last = docs.at(-1);
+        await history.setBackfillMark({ ...mark, docsUpto: last === undefined ? 0 : last.id - 1 });
+        return true;
+      }
+      const steps = await journal.stepsToIndex(mark.stepsUpto, page.steps, page.bytes);
+      await history.indexSteps(steps.map(storedStepDocument));
+      const last = steps.at(-1);
+      await history.setBackfillMark({ docsUpto: 0, stepsUpto: last === undefined ? 0 : last.id - 1 });
+      return true;
+    });
+    if (!more) return pages;
+    pages++;
+  }
+}
