@@ -19,7 +19,11 @@ export const allowed = {
 };
 
 /** Packages a layer may not import (core stays pure: only the packages listed in `corePackages`). */
-const corePackages = new Set(['yaml']);
+const corePackages = new Set([
+  'yaml',
+  // The tool-call classifier (src/core/tools) applies unified diffs (`git apply`, `patch`) with it: pure JS.
+  'diff',
+]);
 const deniedPackages = {
   lib: ['@journeyapps/wa-sqlite', 'fflate'],
   ui: ['@journeyapps/wa-sqlite', 'fflate'],

@@ -1,0 +1,99 @@
+/**
+ * A shell tool call: walk its command line (shell/units.ts) and read every command as a check, a script run, a
+ * file effect and/or a read; then give each check its result from the exit code and the output.
+ */
+import { checkId, normaliseArgs } from './checks/identity';
+import { checkResults, type PendingCheck } from './checks/result';
+import { recognizeRunner } from './checks/runners';
+import { scriptCertainty, scriptRun } from './checks/scripts';
+import type { EditReading } from './effects/edit-tools';
+import { shellEffects } from './effects/shell-effects';
+import { exitCodeInOutput, outputLines } from './output';
+import { shellReads } from './reads';
+import { shellLine } from './shell/units';
+import type { CheckRun, ClassifyContext, ScriptRun, ToolCall } from './types';
+import type { FileRead } from './effect-types';
+
+export interface ShellReading extends EditReading {
+  readonly checks: CheckRun[];
+  readonly scripts: ScriptRun[];
+  readonly reads: FileRead[];
+}
+
+export const maxCommandChars = 1024 * 1024;
+
+export function readShellCall(
+  command: string,
+  workdir: string | null,
+  call: ToolCall,
+  context: ClassifyContext | undefined,
+): ShellReading {
+  const notes: string[] = [];
+  let source = command;
+  if (source.length > maxCommandChars) {
+    source = source.slice(0, maxCommandChars);
+    notes.push(
+      `The command line is ${command.length} characters long: only the first ${maxCommandChars} were read.`,
+    );
+  }
+  const line = shellLine(source, context?.root ?? null, workdir);
+  notes.push(...line.problems);
+  const out: ShellReading = { effects: [], reads: [], notes, checks: [], scripts: [] };
+  const pending: PendingCheck[] = [];
+  for (const unit of line.units) {
+    shellEffects(unit, out);
+    out.reads.push(...shellReads(unit));
+    const runner = recognizeRunner(unit.argv);
+    if (runner) {
+      const normalised = normaliseArgs(runner.args, runner.rules);
+      const id = checkId(unit.scope, runner.runner, normalised.kept);
+      pending.push({
+        unit,
+        id,
+        kind: runner.kind,
+        runner: runner.runner,
+        targets: normalised.targets,
+        certainty: 'known',
+        family: runner.summary,
+      });
+      continue;
+    }
+    const script = scriptRun(unit.argv, unit.scope, context?.root);
+    if (!script) continue;
+    out.scripts.push(script);
+    const certainty = scriptCertainty(script, context);
+    if (certainty)
+      pending.push({
+        unit,
+        id: script.id,
+        kind: 'script',
+        runner: 'script',
+        targets: [script.path],
+        certainty,
+        family: 'any',
+      });
+  }
+  if (pending.length > 0) {
+    const outcome = callOutcome(call);
+    out.checks.push(...checkResults(line, pending, outcome));
+  }
+  return out;
+}
+
+/** The exit code (given, or written in the output) and the output's lines (plus the error's text). */
+function callOutcome(call: ToolCall) {
+  let text = typeof call.output === 'string' ? call.output : '';
+  const error = typeof call.error === 'string' ? call.error : null;
+  let exitCode = typeof call.exitCode === 'number' && Number.isInteger(call.exitCode) ? call.exitCode : null;
+  let toolError = error;
+  if (exitCode === null) {
+    const inText = exitCodeInOutput(text) ?? (error !== null ? exitCodeInOutput(error) : null);
+    if (inText) {
+      exitCode = inText.exitCode;
+      if (text.startsWith('{')) text = inText.text;
+      toolError = null;
+    }
+  }
+  if (error !== null) text = text === '' ? error : `${text}\n${error}`;
+  return { exitCode, lines: outputLines(text), error: toolError };
+}
