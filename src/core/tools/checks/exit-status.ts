@@ -40,7 +40,7 @@ export function ownExit(
     const note =
       unit.pipedInto.length > 0
         ? `piped into ${unit.pipedInto.join(' | ')}: the exit code is ${last}'s`
-        : 'its script shares a pipeline: the exit code is not its own';
+        : 'negated, or inside a script that shares a pipeline: the exit code is not its own';
     return { code: null, note, shared: false };
   }
   if (line.connectors[unit.item] === '&') return { code: null, note: 'run in the background', shared: false };

@@ -28,8 +28,10 @@ export interface ShellUnit {
   readonly pipedInto: readonly string[];
   /** Its stdin is a pipe (`… | grep x`): a read command then reads no file. */
   readonly pipedFrom: boolean;
-  /** Its exit status does not reach the call's exit code: piped into another command, or inside a wrapper
-   * script that shares a pipeline and is not the script's last command. */
+  /**
+   * Its exit status does not reach the call's exit code as it is: piped into another command, negated (`!`),
+   * or inside a wrapper script that shares a pipeline and is not the script's last command.
+   */
   readonly statusHidden: boolean;
 }
 
@@ -116,7 +118,7 @@ function walk(source: string, state: State, depth: number, outer: Outer | null) 
         item: itemIndex ?? Math.max(0, state.connectors.length - 1),
         pipedInto,
         pipedFrom: k > 0,
-        statusHidden: pipedInto.length > 0,
+        statusHidden: pipedInto.length > 0 || item.pipeline.negated,
       };
       state.units.push(unit);
       track(state, unit);
