@@ -57,7 +57,11 @@ export function layerViolation(file, spec) {
   const to = layerOf(target);
   if (to === from) return null;
   if (!to) return `src/${from} imports "${spec}", outside src/.`;
-  const rel = path.relative(srcDir, target).split(path.sep).join('/').replace(/\.(ts|js)$/, '');
+  const rel = path
+    .relative(srcDir, target)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(ts|js)$/, '');
   const ok = allowed[from].some((entry) => entry === to || entry === rel);
   if (ok) return null;
   return `src/${from} may import ${allowed[from].join(', ') || 'only itself'}; "${spec}" is in src/${to}.`;
