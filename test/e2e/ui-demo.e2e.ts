@@ -133,7 +133,14 @@ test('every view on the demo data shows it', async () => {
   // The same views in the dark theme, each shot once its data is on screen.
   const dataShown = {
     demo: () => expect(page.getByTestId('demo-finished')).toBeVisible(),
-    project: () => expect(page.getByTestId('document').getByTestId('preview')).not.toBeEmpty(),
+    // The view opens on its file list (no file chosen by the route): open the same document as above.
+    project: async () => {
+      await page
+        .getByRole('navigation', { name: 'Project files' })
+        .getByRole('link', { name: 'plan/PROGRESS.md' })
+        .click();
+      await expect(page.getByTestId('document').getByTestId('preview')).not.toBeEmpty();
+    },
     plan: () => expect(page.getByTestId('resume-point')).toContainText('Everything is done'),
     sessions: () => expect(page.getByTestId('task-graph').getByRole('link').nth(1)).toBeVisible(),
     checkpoints: () => expect(page.getByTestId('diff').locator('.d2h-code-side-line').first()).toBeVisible(),
