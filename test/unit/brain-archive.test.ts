@@ -1,8 +1,11 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { packBrainArchive, unpackBrainArchive } from '../../src/storage/archive/brain-archive';
+import { sqliteHeader } from '../fixtures/zip-bombs';
 
+// One 4 KiB page behind a real SQLite header: the unpack refuses an agent.db that does not start with one.
 const database = new Uint8Array(4096).map((_, i) => (i * 7) % 251);
+database.set(sqliteHeader(4096, 1));
 const files = [
   { path: '.agent/MEMORY.md', bytes: strToU8('# Memory\n- prefers tabs\n') },
   {

@@ -11,7 +11,7 @@ import { agentDir } from '../../core/paths';
 import {
   packBrainArchive,
   unpackBrainArchive,
-  maxArchiveEntryBytes,
+  maxArchiveBytes,
   type ArchiveFile,
 } from '../../storage/archive/brain-archive';
 import { readArchiveManifest } from '../../storage/archive/manifest';
@@ -20,6 +20,7 @@ import { requireProjectName } from '../../storage/agent-folder/opfs-projects';
 import type { Database } from '../../storage/sqlite/database';
 import { migrations } from '../../storage/sqlite/migrations/index';
 import type { EngineContext } from '../context';
+import { maxWriteBytes } from '../project/validate';
 import type { ArchiveApi, ArchiveProgressListener, BrainArchiveImportOptions } from '../../core/api/archive';
 
 export interface ArchiveFeatureDeps {
@@ -31,6 +32,8 @@ export interface ArchiveFeatureDeps {
 }
 
 const knownSchemaVersion = Math.max(...migrations.map((m) => m.id));
+/** An archive's `.agent` file is held to what one write may put in a project: the import writes it in one. */
+const unpackOptions = { knownSchemaVersion, maxFileBytes: maxWriteBytes };
 
 async function agentFiles(folder: AgentFolder): Promise<string[]> {
   if ((await folder.kindOf(agentDir)) !== 'directory') return [];
@@ -76,7 +79,7 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
       const files: ArchiveFile[] = [];
       for (const [index, path] of paths.entries()) {
         report(onProgress, { phase: 'files', done: index, total: paths.length });
-        files.push({ path, bytes: (await folder!.read(path, { maxBytes: maxArchiveEntryBytes })).bytes });
+        files.push({ path, bytes: (await folder!.read(path, { maxBytes: maxArchiveBytes })).bytes });
       }
       report(onProgress, { phase: 'packing', done: 0, total: 0 });
       const zip = await packBrainArchive({
@@ -109,7 +112,7 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
       if (!(bytes instanceof Uint8Array))
         throw new BrainError('InvalidArgument', 'importBrain takes the archive as a Uint8Array.');
       report(onProgress, { phase: 'validating', done: 0, total: 2 });
-      const archive = await unpackBrainArchive(bytes, { knownSchemaVersion });
+      const archive = await unpackBrainArchive(bytes, unpackOptions);
       report(onProgress, { phase: 'validating', done: 1, total: 2 });
       importing = true;
       try {
@@ -151,7 +154,7 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
         const before = await folder!.stat(file.path);
         previous.set(
           file.path,
-          before ? (await folder!.read(file.path, { maxBytes: maxArchiveEntryBytes })).bytes : null,
+          before ? (await folder!.read(file.path, { maxBytes: maxArchiveBytes })).bytes : null,
         );
         await folder!.write(file.path, file.bytes);
       }

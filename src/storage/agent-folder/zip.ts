@@ -2,11 +2,16 @@
  * Zip export and import of a project folder (fflate). Export streams each file through DEFLATE (no file is held
  * twice); every folder gets its own entry so empty ones survive. Import checks the whole archive first — every
  * name normalised (an escaping name refuses the archive, `PathEscapes`), sizes within limits — and only then
- * writes. The bytes of each file come back exactly as they went in.
+ * writes. It reads the zip through the archive's bounded reader (storage/archive: the directory first, then each
+ * entry inflated alone and stopped at its declared size), never by inflating the whole zip at once. The bytes of
+ * each file come back exactly as they went in.
  */
-import { Zip, ZipDeflate, ZipPassThrough, unzipSync } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { BrainError } from '../../core/errors';
 import { normaliseProjectDir, normaliseProjectPath } from '../../core/paths';
+import { DamagedZip, listZipEntries, zipEntryCount, type ZipEntry } from '../archive/zip-directory';
+import { readEntryBytes } from '../archive/zip-entry';
+import { crc32 } from '../blobs/checksums';
 import { skippedDirectoryNames, type AgentFolder } from './folder';
 import type { ImportFile } from './import';
 
@@ -14,9 +19,13 @@ export interface ZipLimits {
   /** Largest total of uncompressed bytes an archive may declare. */
   readonly maxTotalBytes: number;
   readonly maxEntries: number;
+  /** Largest uncompressed size one entry may declare (default: the whole `maxTotalBytes`). */
+  readonly maxFileBytes?: number;
 }
 
 export const defaultZipLimits: ZipLimits = { maxTotalBytes: 1024 * 1024 * 1024, maxEntries: 100_000 };
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 const zipTime = (ms: number) =>
   new Date(Math.min(Math.max(ms, Date.UTC(1980, 0, 2)), Date.UTC(2099, 11, 30)));
@@ -89,9 +98,47 @@ export async function exportFolderZip(
   return out;
 }
 
+/** The zip's entries, refused by what its directory says (count, names, declared sizes) before any inflating. */
+function checkedEntries(bytes: Uint8Array, limits: ZipLimits): ZipEntry[] {
+  if (zipEntryCount(bytes) > limits.maxEntries)
+    throw new BrainError('TooLarge', `The archive has more than ${limits.maxEntries} entries.`);
+  const entries = listZipEntries(bytes);
+  const names = new Set<string>();
+  const maxFileBytes = limits.maxFileBytes ?? limits.maxTotalBytes;
+  let declared = 0;
+  for (const entry of entries) {
+    if (names.has(entry.name)) throw new DamagedZip(`it holds ${entry.name} twice`);
+    names.add(entry.name);
+    if (entry.declaredSize > maxFileBytes) {
+      throw new BrainError(
+        'TooLarge',
+        `The archive's ${entry.name} unpacks to ${entry.declaredSize} bytes, more than the ${mib(maxFileBytes)} MiB one file may hold; it is not imported.`,
+      );
+    }
+    declared += entry.declaredSize;
+    if (declared > limits.maxTotalBytes) {
+      throw new BrainError(
+        'TooLarge',
+        `The archive unpacks to more than ${mib(limits.maxTotalBytes)} MiB; it is not imported.`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** The entry's bytes, held to its CRC-32: a project zip has no other hash, so a damaged file is not taken. */
+function checkedBytes(zip: Uint8Array, entry: ZipEntry): Uint8Array {
+  const data = readEntryBytes(zip, entry);
+  if (crc32(data) !== entry.crc32) throw new DamagedZip(`${entry.name} does not match its CRC-32`);
+  return data;
+}
+
 /**
  * The files of a zip, checked: names normalised (escapes refused), one entry per path, a file never inside
- * another file's path, sizes within limits. Nothing is written here.
+ * another file's path, sizes within limits — the count, every name and every declared size from the zip's
+ * directory before anything is inflated. Then each entry is inflated alone into a buffer of its declared size,
+ * stopping where it would pass it, and held to its CRC-32; so a bomb costs at most the declared total (within
+ * `maxTotalBytes`). Nothing is written here.
  */
 export function filesFromZip(
   bytes: Uint8Array,
@@ -99,39 +146,18 @@ export function filesFromZip(
 ): { files: ImportFile[]; directories: string[] } {
   if (!(bytes instanceof Uint8Array))
     throw new BrainError('InvalidArgument', 'A zip archive is given as a Uint8Array.');
-  let declared = 0;
-  let count = 0;
-  let unzipped: Record<string, Uint8Array>;
   try {
-    unzipped = unzipSync(bytes, {
-      filter(info) {
-        count++;
-        declared += info.originalSize;
-        if (count > limits.maxEntries)
-          throw new BrainError('TooLarge', `The archive has more than ${limits.maxEntries} entries.`);
-        if (declared > limits.maxTotalBytes) {
-          throw new BrainError(
-            'TooLarge',
-            `The archive unpacks to more than ${(limits.maxTotalBytes / 1024 / 1024).toFixed(0)} MiB; it is not imported.`,
-          );
-        }
-        return true;
-      },
-    });
+    const entries = checkedEntries(bytes, limits);
+    const directories = entries.filter((entry) => entry.name.endsWith('/'));
+    const files = entries.filter((entry) => !entry.name.endsWith('/'));
+    const paths = files.map((entry) => normaliseProjectPath(entry.name));
+    const dirs = directories.map((entry) => normaliseProjectDir(entry.name)).filter((dir) => dir !== '');
+    return {
+      files: files.map((entry, i) => ({ path: paths[i]!, data: checkedBytes(bytes, entry) })),
+      directories: dirs,
+    };
   } catch (error) {
-    if (error instanceof BrainError) throw error;
-    throw new BrainError(
-      'CorruptArchive',
-      `This is not a readable zip archive (${error instanceof Error ? error.message : String(error)}).`,
-    );
+    if (!(error instanceof DamagedZip)) throw error;
+    throw new BrainError('CorruptArchive', `This is not a readable zip archive (${error.message}).`);
   }
-  const files: ImportFile[] = [];
-  const directories: string[] = [];
-  for (const [name, data] of Object.entries(unzipped)) {
-    if (name.endsWith('/')) {
-      const dir = normaliseProjectDir(name);
-      if (dir !== '') directories.push(dir);
-    } else files.push({ path: normaliseProjectPath(name), data });
-  }
-  return { files, directories };
 }
