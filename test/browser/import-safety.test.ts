@@ -76,13 +76,17 @@ async function placeDatabase(dbName: string, bytes: Uint8Array) {
   await writable.close();
 }
 
+/** Polls the Web Locks until the killed worker's locks on `dbName` are gone. */
 async function untilReleased(dbName: string): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const { held = [] } = await navigator.locks.query();
-    if (!held.some((lock) => lock.name?.includes(dbName))) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`The killed worker still holds ${dbName}.`);
+  await expect
+    .poll(
+      async () => {
+        const { held = [] } = await navigator.locks.query();
+        return held.some((lock) => lock.name?.includes(dbName));
+      },
+      { timeout: 10_000, message: `The killed worker still holds ${dbName}.` },
+    )
+    .toBe(false);
 }
 
 describe('imports that cannot lose the brain', () => {

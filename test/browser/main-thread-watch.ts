@@ -12,6 +12,8 @@ export interface MainThreadReport {
 }
 
 export interface MainThreadWatch {
+  /** Resolves once the heartbeat has beaten a few times (the watch is running), instead of waiting a set time. */
+  started(): Promise<void>;
   /** Stops watching once every task that ended has been reported. */
   stop(): Promise<MainThreadReport>;
 }
@@ -31,6 +33,8 @@ export function watchMainThread(): MainThreadWatch {
   let last = performance.now();
   let beating = true;
   let beats = 0;
+  let onStarted: (() => void) | null = null;
+  const startedSignal = new Promise<void>((resolve) => (onStarted = resolve));
   const channel = new MessageChannel();
   channels.add(channel);
   channel.port1.onmessage = () => {
@@ -38,11 +42,13 @@ export function watchMainThread(): MainThreadWatch {
     longestGap = Math.max(longestGap, now - last);
     last = now;
     beats++;
+    if (beats === 3) onStarted?.();
     // A beat every ~4 ms: often enough to see any long task, idle enough to leave the page its own work.
     if (beating) setTimeout(() => channel.port2.postMessage(0), 4);
   };
   channel.port2.postMessage(0);
   return {
+    started: () => startedSignal,
     async stop() {
       await nextFrame();
       await nextFrame();

@@ -84,7 +84,7 @@ function mountPreview(source: string, frontMatter: 'show' | 'hide' = 'show'): Mo
 async function renderWatched(source: string, settled: (m: Mounted) => unknown) {
   const watch = watchMainThread();
   // Let the heartbeat start before the render, so the render's task falls between two beats.
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await watch.started();
   const mounted = await new Promise<Mounted>((resolve) => setTimeout(() => resolve(mountPreview(source))));
   await expect.poll(() => settled(mounted), RENDER_TIMEOUT).toBeTruthy();
   const report: MainThreadReport = await watch.stop();
@@ -136,7 +136,7 @@ describe('the preview on files that froze or blanked it', () => {
 
   it('the watch sees a long task when there is one (control)', async () => {
     const watch = watchMainThread();
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await watch.started();
     await new Promise<void>((resolve) =>
       setTimeout(() => {
         const until = performance.now() + LONGEST_GAP_MS + 50;

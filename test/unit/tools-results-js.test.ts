@@ -102,8 +102,8 @@ const cases: readonly ResultCase[] = [
       status: 'failed',
       counts: { errors: 2, warnings: 1 },
       failures: [
-        '/work/app/src/a.ts:1:10 @typescript-eslint/no-unused-vars',
-        '/work/app/src/b.ts:7:3 no-var',
+        '/home/dev/app/src/a.ts:1:10 @typescript-eslint/no-unused-vars',
+        '/home/dev/app/src/b.ts:7:3 no-var',
       ],
       summary: '✖ 3 problems (2 errors, 1 warning)',
     },
