@@ -15,6 +15,10 @@ export interface TranscriptFileBody {
   readonly path: string;
   readonly before?: string | null;
   readonly after?: string | null;
+  /** A unified diff of this file's change, when the transcript gives a diff rather than (or beside) bodies. */
+  readonly diff?: string;
+  /** The file was moved (renamed) to this path by the change (Codex `Update{move_path}`). */
+  readonly movedTo?: string;
 }
 
 interface ItemCommon {
