@@ -15,13 +15,17 @@ export function describeReason(reason: RetentionReason, titleOf: (id: number) =>
       return 'waiting for you';
     case 'pinned':
       return 'pinned';
+    case 'latest':
+      return 'the latest task of its session: its rollback is offered until a newer task starts there';
     case 'referenced': {
       const via =
         reason.path.length > 2 ? ` (via ${reason.path.map((id) => `“${titleOf(id)}”`).join(' → ')})` : '';
       return `${reason.refKind === 'child' ? 'a child task of' : 'needed by'} “${titleOf(reason.by)}”${via}`;
     }
     case 'superseded':
-      return 'superseded by later work';
+      return reason.by === undefined
+        ? 'marked superseded'
+        : `superseded: a newer task of its session, “${titleOf(reason.by)}”, has started`;
     case 'done':
       return 'finished';
     case 'failed':

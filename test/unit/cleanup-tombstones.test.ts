@@ -146,7 +146,8 @@ describe('removed checkpoint entries (slim tombstones)', () => {
     expect((await api.cleanupLog())[0]).toMatchObject({
       taskId: 1,
       reason: { kind: 'superseded' },
-      reasonText: 'superseded and not needed by any kept task',
+      // Written before superseded reasons named the newer task: the task was marked superseded.
+      reasonText: 'marked superseded and not needed by any kept task',
     });
 
     // Ids are never reused: the highest id (9) was removed, yet a new entry gets 10, and 7–9 still say removed.
@@ -207,7 +208,7 @@ describe('removed checkpoint entries (slim tombstones)', () => {
     );
     expect(removals.map(({ bytes: _bytes, ...r }) => r)).toEqual([
       { task_id: a, entries: 20, reason: 'task superseded' },
-      { task_id: b, entries: 20, reason: 'task failed' },
+      { task_id: b, entries: 20, reason: 'task superseded' },
     ]);
     // Slim: about 25 bytes an entry where a row of its own took ~100.
     for (const r of removals) expect(r.bytes / r.entries).toBeLessThan(35);
@@ -217,7 +218,7 @@ describe('removed checkpoint entries (slim tombstones)', () => {
 
     for (const [taskId, before, at, reason] of [
       [a, listed.a, report.cleaned[0]?.at, 'task superseded'],
-      [b, listed.b, report.cleaned[1]?.at, 'task failed'],
+      [b, listed.b, report.cleaned[1]?.at, 'task superseded'],
     ] as const) {
       const after = await api.listCheckpoints(taskId);
       expect(unremoved(after)).toEqual(unremoved(before));
@@ -248,6 +249,7 @@ describe('removed checkpoint entries (slim tombstones)', () => {
     const { id } = await api.checkpointFile({ taskId: task, path: 'a', before: null, after: 'a' });
     await api.checkpointFile({ taskId: task, path: 'a', before: 'a', after: 'b' });
     await api.setTaskState(task, 'done');
+    await api.startTask({ sessionId, title: 'next' });
     await api.cleanup();
     await database.driver.run(`UPDATE checkpoint_removals SET detail = json_set(detail, '$.kind', 'ta')`);
     await expect(api.listCheckpoints(task)).rejects.toMatchObject({ code: 'CorruptBody' });
@@ -261,8 +263,10 @@ describe('removed checkpoint entries (slim tombstones)', () => {
     const { id: sessionId } = await api.startSession();
     const { id: task } = await api.startTask({ sessionId, title: 't', makeCurrent: false });
     await api.setTaskState(task, 'failed');
+    const { id: next } = await api.startTask({ sessionId, title: 'next' });
     await api.cleanup();
     const [record] = await api.cleanupLog();
-    expect(record?.reasonText).toBe(describeReason({ kind: 'failed' }));
+    expect(record?.reason).toEqual({ kind: 'superseded', by: next });
+    expect(record?.reasonText).toBe(describeReason({ kind: 'superseded', by: next }));
   });
 });

@@ -15,6 +15,7 @@ function slowTimers(stepMs: number) {
   };
 }
 
+/** `n` done tasks, each superseded by the next one of its session: the last by a running task after them. */
 async function doneTasks(api: BrainApi, n: number, heavy = true): Promise<TaskId[]> {
   const { id: sessionId } = await api.startSession();
   const ids: TaskId[] = [];
@@ -24,6 +25,7 @@ async function doneTasks(api: BrainApi, n: number, heavy = true): Promise<TaskId
     await api.setTaskState(id, 'done');
     ids.push(id);
   }
+  await api.startTask({ sessionId, title: 'next' });
   return ids;
 }
 

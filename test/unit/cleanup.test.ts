@@ -104,7 +104,7 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
     expect(record).toMatchObject({
       taskId: superseded,
       reason: { kind: 'superseded' },
-      reasonText: 'superseded and not needed by any kept task',
+      reasonText: 'marked superseded and not needed by any kept task',
       stepsRemoved: 3,
       checkpointEntriesRemoved: 3,
     });
@@ -248,7 +248,8 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
       const { id } = await api.startTask({ sessionId, title: `t${i}` });
       await api.setTaskState(id, 'done');
     }
-    await api.setCurrentTask(sessionId, null);
+    // Each done task is superseded by the next one started; the last is superseded by a running one.
+    await api.startTask({ sessionId, title: 'next' });
     const first = await api.cleanup({ maxTasks: 2 });
     expect([first.cleaned.map((r) => r.taskId), first.planned, first.remaining]).toEqual([[1, 2], 3, 1]);
     const second = await api.cleanup({ maxTasks: 2 });
@@ -263,7 +264,8 @@ describe('cleanup through the engine (Node, real SQLite in memory)', () => {
       const { id } = await api.startTask({ sessionId, title: `t${i}` });
       await api.setTaskState(id, 'done');
     }
-    await api.setCurrentTask(sessionId, null);
+    // Each done task is superseded by the next one started; the last is superseded by a running one.
+    await api.startTask({ sessionId, title: 'next' });
     await api.cleanup();
     const log = await api.cleanupLog();
     expect(log.map((r) => r.taskId)).toEqual([3, 2, 1]);

@@ -156,7 +156,7 @@ describe('a cleanup record that cannot be read', () => {
   it('is a typed CorruptDatabase naming the record, not an untyped JSON error', async () => {
     const { api, sql, sessionId, taskId } = await session();
     await api.recordStep({ taskId, tool: 't', params: {}, status: 'ok' });
-    await api.setTaskState(taskId, 'done');
+    await api.setTaskState(taskId, 'superseded');
     await api.setCurrentTask(sessionId, null);
     const report = await api.cleanup();
     const [entry] = report.cleaned;

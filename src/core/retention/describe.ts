@@ -12,10 +12,14 @@ export function describeReason(reason: RetentionReason): string {
       return 'waiting for the user';
     case 'pinned':
       return 'pinned';
+    case 'latest':
+      return `latest task of session ${reason.sessionId} (its rollback is offered until a newer task of that session starts)`;
     case 'referenced':
       return `${reason.refKind === 'child' ? 'child task' : 'referenced'} of task ${reason.by} (kept via ${reason.path.join(' → ')})`;
     case 'superseded':
-      return 'superseded and not needed by any kept task';
+      return reason.by === undefined
+        ? 'marked superseded and not needed by any kept task'
+        : `superseded: task ${reason.by}, a newer task of its session, has started; not needed by any kept task`;
     case 'done':
       return 'done and not needed by any kept task';
     case 'failed':

@@ -2,6 +2,7 @@ import { BrainError, unreachable } from '../errors';
 import type { TaskId } from '../ids';
 import { referenceKinds } from '../model';
 import type {
+  CleanReason,
   KeepReason,
   RetentionPlan,
   RetentionState,
@@ -14,17 +15,44 @@ export const defaultOrphanLimit = 4;
 
 const byId = (a: { readonly id: number }, b: { readonly id: number }) => a.id - b.id;
 
+/** Where each task stands in its session: the next task started after it, and the session's latest task. */
+interface SessionOrder {
+  readonly next: ReadonlyMap<TaskId, TaskId>;
+  readonly latest: ReadonlySet<TaskId>;
+}
+
+/** Tasks in ascending id order, grouped by their (existing) session: ids grow as tasks start. */
+function sessionOrder(
+  tasks: readonly RetentionTask[],
+  isOrphan: (t: RetentionTask) => boolean,
+): SessionOrder {
+  const next = new Map<TaskId, TaskId>();
+  const lastOf = new Map<number, TaskId>();
+  for (const task of tasks) {
+    if (isOrphan(task) || task.sessionId === null) continue;
+    const previous = lastOf.get(task.sessionId);
+    if (previous !== undefined) next.set(previous, task.id);
+    lastOf.set(task.sessionId, task.id);
+  }
+  return { next, latest: new Set(lastOf.values()) };
+}
+
 /** The reasons a task is a protected root, in display order; empty when it is not one. */
 function rootReasons(
   task: RetentionTask,
   orphan: boolean,
   currentOf: ReadonlyMap<TaskId, KeepReason[]>,
+  order: SessionOrder,
 ): KeepReason[] {
   const reasons: KeepReason[] = [...(currentOf.get(task.id) ?? [])];
   // An orphan's state is stale: its session, the only thing that could resume it, is gone.
   if (!orphan && task.state === 'running') reasons.push({ kind: 'running' });
   if (!orphan && task.state === 'waiting_user') reasons.push({ kind: 'waiting_user' });
   if (task.pinned) reasons.push({ kind: 'pinned' });
+  // Finished is not superseded: the screen still offers the latest task's rollback.
+  const finished = task.state === 'done' || task.state === 'failed';
+  if (!orphan && finished && task.sessionId !== null && order.latest.has(task.id))
+    reasons.push({ kind: 'latest', sessionId: task.sessionId });
   return reasons;
 }
 
@@ -75,11 +103,13 @@ function validate(state: RetentionState): number {
 }
 
 /**
- * Retention policy, pure: a task keeps its heavy data (steps, checkpoints) exactly as long as it can still be
- * operated on. Roots: the current task of every session, every running or waiting_user task, every pinned task.
- * Kept: the roots and everything they reference, transitively. Cleaned: a task outside the kept set that is
- * done, failed or superseded, or whose session is gone (orphans: at most `orphanLimit` a pass), and whose heavy
- * data is still there. Never a byte count, never a date.
+ * Retention policy, pure: a task keeps its heavy data (steps, checkpoints) exactly as long as the interface can
+ * still act on it. Roots: the current task of every session, every running or waiting_user task, every pinned
+ * task, and the latest task of every session when it is finished (its rollback is still offered). Kept: the roots
+ * and everything they reference, transitively (so a restore task keeps the task it restored). Cleaned: a task
+ * outside the kept set that is superseded — a newer task of its session started, or it was marked superseded —
+ * or whose session is gone (orphans: at most `orphanLimit` a pass), and whose heavy data is still there. Never a
+ * byte count, never a date.
  */
 export function planRetention(state: RetentionState): RetentionPlan {
   const orphanLimit = validate(state);
@@ -96,9 +126,10 @@ export function planRetention(state: RetentionState): RetentionPlan {
     currentOf.set(session.currentTaskId, list);
   }
 
+  const order = sessionOrder(tasks, isOrphan);
   const roots = new Map<TaskId, KeepReason[]>();
   for (const task of tasks) {
-    const reasons = rootReasons(task, isOrphan(task), currentOf);
+    const reasons = rootReasons(task, isOrphan(task), currentOf, order);
     if (reasons.length > 0) roots.set(task.id, reasons);
   }
   const kept = closure(roots, tasksById);
@@ -137,7 +168,7 @@ export function planRetention(state: RetentionState): RetentionPlan {
           : { taskId: task.id, verdict: 'skip', reasons: [deferred] },
       );
     } else {
-      verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [finishedReason(task)] });
+      verdicts.push({ taskId: task.id, verdict: 'clean', reasons: [supersededReason(task, order)] });
     }
   }
   const vanished: VanishedVerdict[] = vanishedIds.map((taskId) =>
@@ -152,16 +183,19 @@ export function planRetention(state: RetentionState): RetentionPlan {
   return { verdicts, vanished, clean };
 }
 
-function finishedReason(task: RetentionTask) {
+/** Why a task of a live session, outside the kept set, is cleaned: it is superseded, or the rules are broken. */
+function supersededReason(task: RetentionTask, order: SessionOrder): CleanReason {
+  const by = order.next.get(task.id);
+  if (by !== undefined) return { kind: 'superseded', by };
   switch (task.state) {
+    case 'superseded':
+      return { kind: 'superseded' };
     case 'done':
     case 'failed':
-    case 'superseded':
-      return { kind: task.state };
     case 'running':
     case 'waiting_user':
-      // A live task in these states is a root; reaching here means the root rules above are broken.
-      throw new BrainError('Internal', `Task ${task.id} is ${task.state} but was not protected.`);
+      // The latest task of a session, finished or live, is a root; reaching here means the rules above are broken.
+      throw new BrainError('Internal', `Task ${task.id} is ${task.state} and latest but was not protected.`);
     default:
       return unreachable(task.state);
   }

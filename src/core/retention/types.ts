@@ -7,7 +7,10 @@ export interface RetentionSession {
   readonly currentTaskId: TaskId | null;
 }
 
-/** What the policy needs to know about a task. Bytes are not part of the policy: the feature adds them. */
+/**
+ * What the policy needs to know about a task. Bytes are not part of the policy: the feature adds them. Task ids are
+ * given in the order tasks start (the engine's ids only grow), so "newer" means a higher id.
+ */
 export interface RetentionTask {
   readonly id: TaskId;
   /** null (or a session that no longer exists): the task is an orphan. */
@@ -38,6 +41,11 @@ export type KeepReason =
   | { readonly kind: 'waiting_user' }
   | { readonly kind: 'pinned' }
   /**
+   * The most recent task of its session, finished (done or failed): the interface still offers its rollback, until
+   * a newer task of that session starts.
+   */
+  | { readonly kind: 'latest'; readonly sessionId: SessionId }
+  /**
    * Reached from a protected root over references. `by` is the kept task that references this one, `path` the
    * chain of task ids from the root to this task (both ends included), `refKind` the kind of the last hop.
    */
@@ -50,8 +58,14 @@ export type KeepReason =
 
 /** Why a task loses its heavy data. */
 export type CleanReason =
-  | { readonly kind: 'superseded' }
+  /**
+   * Superseded: `by` is the next task of its session, started after it; absent, the task was marked superseded
+   * (and no newer task of its session exists). Being done is not being superseded.
+   */
+  | { readonly kind: 'superseded'; readonly by?: TaskId }
+  /** Written by earlier versions, which cleaned any finished task outside the kept set; never planned now. */
   | { readonly kind: 'done' }
+  /** Written by earlier versions (see `done`); never planned now. */
   | { readonly kind: 'failed' }
   /** The task's session is gone: nobody can operate on it any more, whatever its state says. */
   | { readonly kind: 'orphan'; readonly state: TaskState }
