@@ -1,0 +1,179 @@
+/**
+ * Gemini CLI `.jsonl` chats (`~/.gemini/tmp/<project_hash>/chats/session-<time>-<id8>.jsonl`), read as the CLI
+ * reads them (chatRecordingService.ts `loadConversationRecord`): a metadata line (`sessionId`, `projectHash`,
+ * …), message records (a string `id`), `{$set: {...}}` metadata updates, `{$rewindTo: id}` (that message and
+ * later ones dropped). A `$set` with `messages` rewrites the history: new messages in it are read, and messages
+ * it no longer holds were dropped — by a compression (the new history starts with a `<state_snapshot>` summary)
+ * or a rollback (a cut tail).
+ */
+import type { LineParser, TranscriptItem, TranscriptMeta } from '../types';
+import { createMessageState, messageItems, partsText, toolCallItem, type MessageState } from './records';
+import { createTally, isRecord, jsonError, strField, timeOf, type Tally } from './tally';
+
+export function createGeminiLineParser(): LineParser {
+  const tally = createTally();
+  const state = createMessageState();
+  const meta: MutableMetaLike = {
+    agent: 'gemini-cli',
+    sessionId: null,
+    title: null,
+    cwd: null,
+    startedAt: null,
+    model: null,
+    version: null,
+    parentSessionId: null,
+  };
+  let lastLine = 0;
+  let lastFailed = -1;
+  return {
+    push(line, lineNo) {
+      lastLine = lineNo;
+      if (line.trim() === '') return [];
+      tally.records++;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch (error) {
+        tally.malformed++;
+        lastFailed = lineNo;
+        tally.problem(lineNo, `not valid JSON: ${jsonError(error)}`);
+        return [];
+      }
+      if (!isRecord(record)) {
+        tally.malformed++;
+        tally.problem(lineNo, 'not a JSON object');
+        return [];
+      }
+      return recordItems(record, lineNo, state, meta, tally);
+    },
+    finish(options) {
+      if (options?.torn && lastFailed === lastLine && lastLine > 0) {
+        tally.tornLastLine = true;
+        tally.malformed--;
+        const problem = tally.problems.at(-1);
+        if (problem)
+          tally.problems[tally.problems.length - 1] = {
+            line: problem.line,
+            message: 'cut short: the file ends mid-line',
+          };
+      }
+      const out: TranscriptItem[] = [];
+      for (const { record, line } of state.pending.values()) out.push(toolCallItem(record, line, false));
+      state.pending.clear();
+      return out;
+    },
+    meta: () => ({ ...meta, model: meta.model ?? state.model }),
+    stats: () => tally.stats(),
+    problems: () => tally.problems,
+  };
+}
+
+/** One parsed line (or one legacy document's parts) → items, updating the metadata. */
+export function recordItems(
+  record: Record<string, unknown>,
+  line: number,
+  state: MessageState,
+  meta: MutableMetaLike,
+  tally: Tally,
+): TranscriptItem[] {
+  if (typeof record['$rewindTo'] === 'string') return rewind(record['$rewindTo'], line, state);
+  if (typeof record['id'] === 'string') return messageItems(record, line, state, tally);
+  if (isRecord(record['$set'])) {
+    const set = record['$set'];
+    applyMetadata(set, meta);
+    return Array.isArray(set['messages']) ? rewriteHistory(set['messages'], line, state, tally) : [];
+  }
+  if (typeof record['sessionId'] === 'string' && typeof record['projectHash'] === 'string') {
+    applyMetadata(record, meta);
+    const messages = Array.isArray(record['messages']) ? record['messages'] : [];
+    const out: TranscriptItem[] = [];
+    for (const msg of messages)
+      if (isRecord(msg) && typeof msg['id'] === 'string') out.push(...messageItems(msg, line, state, tally));
+    return out;
+  }
+  const type = Object.keys(record)[0] ?? '(empty)';
+  tally.unknownType(type);
+  return [
+    {
+      kind: 'other',
+      at: null,
+      line,
+      thread: null,
+      sourceId: null,
+      recordType: type,
+      text: JSON.stringify(record).slice(0, 4096),
+    },
+  ];
+}
+
+export type MutableMetaLike = { -readonly [K in keyof TranscriptMeta]: TranscriptMeta[K] };
+
+function applyMetadata(set: Record<string, unknown>, meta: MutableMetaLike): void {
+  const sessionId = strField(set, 'sessionId');
+  if (sessionId) meta.sessionId ??= sessionId;
+  const summary = strField(set, 'summary');
+  if (summary) meta.title = summary;
+  meta.startedAt ??= timeOf(set['startTime']);
+  const directories = set['directories'];
+  if (Array.isArray(directories) && typeof directories[0] === 'string') meta.cwd ??= directories[0];
+}
+
+function rewind(toId: string, line: number, state: MessageState): TranscriptItem[] {
+  const at = state.live.indexOf(toId);
+  state.live.splice(at < 0 ? 0 : at);
+  return [
+    { kind: 'rewind', at: null, line, thread: null, sourceId: null, toSourceId: toId, inclusive: true },
+  ];
+}
+
+/** `$set: {messages}`: the history replaced whole (after a compression, a rollback, or on resume). */
+function rewriteHistory(
+  messages: unknown[],
+  line: number,
+  state: MessageState,
+  tally: Tally,
+): TranscriptItem[] {
+  const kept = new Set<string>();
+  for (const msg of messages) if (isRecord(msg) && typeof msg['id'] === 'string') kept.add(msg['id']);
+  const dropped = state.live.filter((id) => !kept.has(id));
+  const out: TranscriptItem[] = [];
+  let snapshot: string | null = null;
+  const fresh: Record<string, unknown>[] = [];
+  for (const msg of messages) {
+    if (!isRecord(msg) || typeof msg['id'] !== 'string') continue;
+    const text = msg['type'] === 'user' && !state.seen.has(msg['id']) ? partsText(msg['content']) : '';
+    if (snapshot === null && text.includes('<state_snapshot>')) {
+      snapshot = text;
+      state.seen.set(msg['id'], { text: true, thoughts: 0 });
+    } else fresh.push(msg);
+  }
+  if (dropped.length > 0 || snapshot !== null) {
+    const first = dropped[0] ?? '';
+    const suffix = state.live.slice(state.live.length - dropped.length).every((id, k) => id === dropped[k]);
+    if (snapshot !== null || !suffix || dropped.length === 0) {
+      out.push({
+        kind: 'compaction',
+        at: null,
+        line,
+        thread: null,
+        sourceId: null,
+        summary: snapshot,
+        trigger: snapshot === null ? 'history-rewrite' : 'compression',
+        before: dropped.length,
+      });
+    } else
+      out.push({
+        kind: 'rewind',
+        at: null,
+        line,
+        thread: null,
+        sourceId: null,
+        toSourceId: first,
+        inclusive: true,
+      });
+  }
+  state.live.length = 0;
+  for (const id of kept) if (state.seen.has(id)) state.live.push(id);
+  for (const msg of fresh) out.push(...messageItems(msg, line, state, tally));
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * Gemini CLI chats against the generator's own record of what it wrote (test/fixtures/transcripts/gemini.ts):
+ * every prompt, tool call, changed file and check accounted for; the rewind, the compression, the unknown kinds,
+ * the unreadable line and the torn last line reported; the older one-document `.json` form read the same way.
+ */
+import { describe, expect, it } from 'vitest';
+import { createGeminiLineParser, parseGeminiChatJson } from '../../src/core/importers/gemini';
+import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
+import { classifyToolCall } from '../../src/core/tools';
+import {
+  generateGeminiChat,
+  generateGeminiLegacyChat,
+  type TranscriptTruth,
+} from '../fixtures/transcripts/gemini';
+
+function runLines(parser: LineParser, text: string): TranscriptItem[] {
+  const lines = text.split('\n');
+  const torn = !text.endsWith('\n');
+  if (!torn) lines.pop();
+  const items: TranscriptItem[] = [];
+  lines.forEach((line, k) => items.push(...parser.push(line, k + 1)));
+  items.push(...parser.finish({ torn }));
+  return items;
+}
+
+/** The same accounting for every format: prompts, tool calls by name, files changed and checks via the classifier. */
+export function expectTruth(items: readonly TranscriptItem[], truth: TranscriptTruth, root?: string): void {
+  expect(
+    items.filter((i) => i.kind === 'instruction').map((i) => (i.kind === 'instruction' ? i.text : '')),
+  ).toEqual(truth.prompts);
+  const byTool: Record<string, number> = {};
+  const changed = new Set<string>();
+  const checks: { status: string }[] = [];
+  for (const item of items) {
+    if (item.kind !== 'tool_call') continue;
+    byTool[item.call.tool] = (byTool[item.call.tool] ?? 0) + 1;
+    const meaning = classifyToolCall(item.call, root === undefined ? {} : { root });
+    if (!meaning.failed) for (const effect of meaning.fileEffects) changed.add(effect.path);
+    for (const check of meaning.checks) checks.push({ status: check.result.status });
+  }
+  expect(byTool).toEqual(truth.toolCalls);
+  expect([...changed].sort()).toEqual(truth.filesChanged);
+  expect(checks.map((c) => c.status)).toEqual(truth.checks.map((c) => c.status));
+}
+
+describe('Gemini CLI .jsonl chats', () => {
+  const { text, truth } = generateGeminiChat();
+  const parser = createGeminiLineParser();
+  const items = runLines(parser, text);
+
+  it('is long, and every prompt, tool call, file change and check is accounted for', () => {
+    expect(truth.records).toBeGreaterThanOrEqual(200);
+    expect(parser.stats().records).toBe(truth.records);
+    expectTruth(items, truth);
+    expect(truth.checks.some((c) => c.status === 'failed')).toBe(true);
+    expect(truth.checks.some((c) => c.status === 'passed')).toBe(true);
+  });
+
+  it('reports the rewind and the compression where the file has them', () => {
+    const rewinds = items.filter((i) => i.kind === 'rewind');
+    expect(rewinds.map((r) => (r.kind === 'rewind' ? [r.toSourceId, r.inclusive] : null))).toEqual(
+      truth.rewinds.map((id) => [id, true]),
+    );
+    const compactions = items.filter((i) => i.kind === 'compaction');
+    expect(compactions).toHaveLength(truth.compactions);
+    const first = compactions[0];
+    expect(first?.kind === 'compaction' && first.summary).toContain('<state_snapshot>');
+    expect(first?.kind === 'compaction' && first.before).toBeGreaterThan(10);
+    // The snapshot is the agent's summary, not a prompt the person gave.
+    expect(items.some((i) => i.kind === 'instruction' && i.text.includes('<state_snapshot>'))).toBe(false);
+  });
+
+  it('counts unknown kinds, reports the unreadable line and the torn last line, and parses the rest', () => {
+    expect(parser.stats().unknown).toEqual(truth.unknown);
+    expect(items.filter((i) => i.kind === 'other' && i.recordType !== 'info')).toHaveLength(
+      Object.keys(truth.unknown).length,
+    );
+    const problems = parser.problems();
+    expect(problems.map((p) => p.line)).toEqual([...truth.malformedLines, truth.records]);
+    expect(problems.at(-1)?.message).toMatch(/cut short/);
+    expect(parser.stats().malformed).toBe(truth.malformedLines.length);
+    expect(parser.stats().tornLastLine).toBe(true);
+    expect(parser.stats().duplicates).toBeGreaterThan(0);
+  });
+
+  it('keeps a 5 MB output whole and U+FFFD where the bytes were not UTF-8, and reads exit codes from the text', () => {
+    const calls = items.flatMap((i) => (i.kind === 'tool_call' ? [i] : []));
+    const big = calls.find((c) => c.callId === truth.bigOutputCall);
+    expect(big?.call.output?.length).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+    expect(big?.call.exitCode).toBe(0);
+    expect(calls.find((c) => c.callId === truth.replacementCharCall)?.call.output).toContain('\uFFFD');
+    const failing = calls.filter((c) => c.call.output?.includes('Exit Code: 1'));
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.every((c) => c.call.exitCode === 1)).toBe(true);
+  });
+
+  it('knows the session from its metadata lines', () => {
+    const meta = parser.meta();
+    expect(meta).toMatchObject({
+      agent: 'gemini-cli',
+      cwd: '/home/dev/shop',
+      title: 'Fix the cart discount handling',
+      model: 'gemini-2.5-pro',
+    });
+    expect(meta.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(meta.startedAt).toBeGreaterThan(Date.parse('2026-11-20T09:00:00Z'));
+  });
+
+  it('gives out a call that never finished without a result, at the end', () => {
+    const p = createGeminiLineParser();
+    p.push(JSON.stringify({ sessionId: 's', projectHash: 'h' }), 1);
+    const call = {
+      id: 'c1',
+      name: 'run_shell_command',
+      args: { command: 'sleep 100' },
+      status: 'executing',
+      timestamp: '2026-11-20T09:00:00Z',
+    };
+    expect(
+      p.push(
+        JSON.stringify({
+          id: 'm1',
+          type: 'gemini',
+          timestamp: '2026-11-20T09:00:00Z',
+          content: '',
+          toolCalls: [call],
+        }),
+        2,
+      ),
+    ).toEqual([]);
+    const [item] = p.finish();
+    expect(item?.kind === 'tool_call' && item.call).toEqual({
+      tool: 'run_shell_command',
+      input: { command: 'sleep 100' },
+    });
+  });
+});
+
+describe('Gemini CLI .json chats (the older form)', () => {
+  it('reads one document with the same rules, messages numbered from 1', () => {
+    const { text, truth } = generateGeminiLegacyChat();
+    const parsed = parseGeminiChatJson(text);
+    expect(parsed.problems).toEqual([]);
+    expectTruth(parsed.items, truth);
+    expect(parsed.stats.records).toBe(truth.records);
+    expect(parsed.stats.unknown).toEqual(truth.unknown);
+    expect(parsed.meta.cwd).toBe('/home/dev/shop');
+  });
+
+  it('refuses what is not a chat with a problem, not a throw', () => {
+    expect(parseGeminiChatJson('{"messages": 3}').problems[0]?.message).toMatch(/no messages array/);
+    expect(parseGeminiChatJson('{"sessionId": "x", "messa').problems[0]?.line).toBe(1);
+  });
+});
