@@ -11,6 +11,21 @@
  */
 import { BrainError } from '../core/errors';
 import type { ProjectFileInput } from '../core/api/project';
+import { skippedDirectoryNames, splitSkipped, type SkippedFolder } from '../core/formats/skipped-folders';
+
+export { describeSkipped } from '../core/formats/skipped-folders';
+
+/**
+ * Files chosen or dropped, as project-relative inputs, and (`skipped`, not enumerable: it does not travel with the
+ * array) the folders left out of them — `.git` and `node_modules`, the one list every import uses. Pass both:
+ * `importFolderFiles(files, { name, skipped: files.skipped })`, and the result says what was left out.
+ */
+export type FolderFiles = ProjectFileInput[] & { readonly skipped: readonly SkippedFolder[] };
+
+function withSkipped(files: ProjectFileInput[], skipped: readonly SkippedFolder[]): FolderFiles {
+  Object.defineProperty(files, 'skipped', { value: skipped, enumerable: false });
+  return files as FolderFiles;
+}
 
 /** Chromium's permission methods on handles and the picker (not yet in TypeScript's DOM types). */
 interface PermissionedHandle extends FileSystemDirectoryHandle {
@@ -26,9 +41,6 @@ type DirectoryPicker = (options?: {
 const dbName = 'agent-brain-project-folders';
 const storeName = 'handles';
 const key = 'current';
-
-/** Folders never imported: version control and dependency caches (they can be huge and are not the agent's). */
-const skipped = new Set(['.git', 'node_modules']);
 
 export function supportsFolderPicker(): boolean {
   return (
@@ -145,13 +157,15 @@ function stripCommonRoot(paths: readonly string[]): string[] {
   return shared ? paths.map((p) => p.slice((first as string).length + 1)) : [...paths];
 }
 
-const isSkipped = (path: string) => path.split('/').some((segment) => skipped.has(segment));
-
 /** Files from `<input type="file" webkitdirectory>` as project-relative inputs (`.git`, `node_modules` left out). */
-export function filesFromFileList(list: FileList | readonly File[]): ProjectFileInput[] {
+export function filesFromFileList(list: FileList | readonly File[]): FolderFiles {
   const files = [...list];
   const paths = stripCommonRoot(files.map((f) => f.webkitRelativePath || f.name));
-  return files.map((data, i) => ({ path: paths[i] as string, data })).filter((f) => !isSkipped(f.path));
+  const { kept, skipped } = splitSkipped(
+    files.map((data, i) => ({ path: paths[i] as string, data })),
+    (f) => f.path,
+  );
+  return withSkipped(kept, skipped);
 }
 
 async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
@@ -167,15 +181,24 @@ async function entriesOf(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry
   }
 }
 
-async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInput[]): Promise<void> {
+async function walk(
+  entry: FileSystemEntry,
+  prefix: string,
+  out: ProjectFileInput[],
+  skipped: SkippedFolder[],
+): Promise<void> {
   const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
   if (entry.isFile) {
     const file = await new Promise<File>((resolve, reject) =>
       (entry as FileSystemFileEntry).file(resolve, reject),
     );
     out.push({ path, data: file });
-  } else if (entry.isDirectory && !skipped.has(entry.name)) {
-    for (const child of await entriesOf(entry as FileSystemDirectoryEntry)) await walk(child, path, out);
+  } else if (entry.isDirectory && skippedDirectoryNames.has(entry.name)) {
+    // Not walked (a node_modules can hold 100,000 files): left out uncounted.
+    skipped.push({ path, files: null });
+  } else if (entry.isDirectory) {
+    for (const child of await entriesOf(entry as FileSystemDirectoryEntry))
+      await walk(child, path, out, skipped);
   }
 }
 
@@ -184,20 +207,27 @@ async function walk(entry: FileSystemEntry, prefix: string, out: ProjectFileInpu
  * out). Call it in the drop handler itself: it takes what it needs synchronously, before the browser clears the
  * drop's data store; the walk of a dropped folder runs after that.
  */
-export async function filesFromDataTransfer(transfer: DataTransfer): Promise<ProjectFileInput[]> {
+export async function filesFromDataTransfer(transfer: DataTransfer): Promise<FolderFiles> {
   const entries = [...transfer.items]
     .map((item) => (item.kind === 'file' ? item.webkitGetAsEntry() : null))
     .filter((e): e is FileSystemEntry => e !== null);
   // Without entries (a browser or a source that gives none) the dropped files themselves, flat.
   const loose = [...transfer.files];
-  if (entries.length === 0)
-    return loose.filter((f) => !skipped.has(f.name)).map((f) => ({ path: f.name, data: f }));
+  if (entries.length === 0) {
+    const { kept, skipped } = splitSkipped(
+      loose.map((f) => ({ path: f.name, data: f })),
+      (f) => f.path,
+    );
+    return withSkipped(kept, skipped);
+  }
   const out: ProjectFileInput[] = [];
+  const skipped: SkippedFolder[] = [];
   const single = entries.length === 1 && entries[0]?.isDirectory ? entries[0] : null;
   if (single) {
-    for (const child of await entriesOf(single as FileSystemDirectoryEntry)) await walk(child, '', out);
+    for (const child of await entriesOf(single as FileSystemDirectoryEntry))
+      await walk(child, '', out, skipped);
   } else {
-    for (const entry of entries) await walk(entry, '', out);
+    for (const entry of entries) await walk(entry, '', out, skipped);
   }
-  return out;
+  return withSkipped(out, skipped);
 }

@@ -10,6 +10,7 @@ import type {
   FormatProblem,
   JsonlLine,
   OtherAgentConvention,
+  SkippedFolder,
 } from '../formats';
 import type { CheckpointEntryId, TaskId } from '../ids';
 import type { Json } from '../model';
@@ -26,6 +27,7 @@ export type {
   PlanItem,
   PlanItemStatus,
   ProgressEntry,
+  SkippedFolder,
 } from '../formats';
 
 /** An opaque token for "the file as read" (size, time, content hash). Pass it back to write. */
@@ -123,6 +125,10 @@ export interface SkillSummary {
 
 export interface OtherAgentFile extends ProjectFileInfo {
   readonly convention: OtherAgentConvention;
+  /** The agent whose file it is ("Cursor", "Gemini CLI", …). */
+  readonly agent: string;
+  /** What the file is to that agent ("project rule", "instructions", …). */
+  readonly role: string;
   readonly version: FileVersion | null;
   readonly problems: readonly FormatProblem[];
 }
@@ -143,12 +149,19 @@ export interface ProjectImportOptions {
   readonly name: string;
   /** Replace an existing project of that name (default: `Conflict`). */
   readonly replace?: boolean;
+  /**
+   * Folders the caller left out before sending (`filesFromDataTransfer` does not walk `.git` or `node_modules`):
+   * reported back in the result's `skipped` with what the import itself leaves out.
+   */
+  readonly skipped?: readonly SkippedFolder[];
 }
 
 export interface ProjectImportResult {
   readonly project: ProjectInfo;
   readonly files: number;
   readonly bytes: number;
+  /** Folders not imported (`.git`, `node_modules`, wherever they are), zip and folder imports alike. */
+  readonly skipped: readonly SkippedFolder[];
 }
 
 /** What to roll back: some checkpoint entries, or every entry of a task. */

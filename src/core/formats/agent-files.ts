@@ -182,12 +182,47 @@ export function inspectAgentFile(path: string, text: string): InspectedFile {
 }
 
 /** Other agents' memory conventions, recognised read-only. */
-export type OtherAgentConvention = 'claude-md' | 'agents-md' | 'claude-skill' | 'memory-bank';
+export const otherAgentConventions = {
+  'claude-md': { agent: 'Claude Code', role: 'project memory' },
+  'agents-md': { agent: 'Codex and other AGENTS.md agents', role: 'instructions' },
+  'claude-skill': { agent: 'Claude Code', role: 'skill' },
+  'memory-bank': { agent: 'Cline', role: 'memory bank' },
+  clinerules: { agent: 'Cline', role: 'rules' },
+  'cursor-rule': { agent: 'Cursor', role: 'project rule' },
+  cursorrules: { agent: 'Cursor', role: 'rules (legacy .cursorrules)' },
+  windsurfrules: { agent: 'Windsurf', role: 'rules' },
+  'gemini-md': { agent: 'Gemini CLI', role: 'context' },
+  'copilot-instructions': { agent: 'GitHub Copilot', role: 'instructions' },
+} as const satisfies Record<string, { readonly agent: string; readonly role: string }>;
+export type OtherAgentConvention = keyof typeof otherAgentConventions;
 
+/** Files of other agents at fixed paths, path → convention. */
+export const otherAgentRootFiles: Readonly<Record<string, OtherAgentConvention>> = {
+  'CLAUDE.md': 'claude-md',
+  'AGENTS.md': 'agents-md',
+  'GEMINI.md': 'gemini-md',
+  '.clinerules': 'clinerules',
+  '.cursorrules': 'cursorrules',
+  '.windsurfrules': 'windsurfrules',
+  '.github/copilot-instructions.md': 'copilot-instructions',
+};
+
+/** The folders holding other agents' files, and whether their files sit at any depth below. */
+export const otherAgentFolders: readonly { readonly dir: string; readonly recursive: boolean }[] = [
+  { dir: 'memory-bank', recursive: false },
+  { dir: '.claude/skills', recursive: true },
+  // Cline reads every file of the folder, sub-folders included (a file named .clinerules is the other form).
+  { dir: '.clinerules', recursive: true },
+  { dir: '.cursor/rules', recursive: true },
+];
+
+/** Which other agent's convention a normalised project path belongs to, else null. */
 export function otherAgentConvention(path: string): OtherAgentConvention | null {
-  if (path === 'CLAUDE.md') return 'claude-md';
-  if (path === 'AGENTS.md') return 'agents-md';
+  if (Object.hasOwn(otherAgentRootFiles, path)) return otherAgentRootFiles[path] as OtherAgentConvention;
   if (/^\.claude\/skills\/[^/]+\/SKILL\.md$/.test(path)) return 'claude-skill';
   if (/^memory-bank\/[^/]+\.md$/.test(path)) return 'memory-bank';
+  // Hidden files (.DS_Store and the like) are not rules.
+  if (/^\.clinerules\/(?:[^/.][^/]*\/)*[^/.][^/]*$/.test(path)) return 'clinerules';
+  if (/^\.cursor\/rules\/(?:[^/.][^/]*\/)*[^/.][^/]*\.mdc$/.test(path)) return 'cursor-rule';
   return null;
 }

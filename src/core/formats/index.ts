@@ -12,3 +12,4 @@ export * from './progress';
 export * from './session-summary';
 export * from './skill';
 export * from './agent-files';
+export * from './skipped-folders';

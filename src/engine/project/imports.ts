@@ -1,8 +1,11 @@
 /**
  * Projects kept in the browser: imported from files or a zip into an OPFS project (whole or absent: a failed
- * import removes what it wrote), exported as a zip.
+ * import removes what it wrote), exported as a zip. Both imports leave out the same folders (`.git`,
+ * `node_modules`: core/formats/skipped-folders.ts) and say which in `skipped`.
  */
+import type { ProjectImportOptions } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
+import { mergeSkipped, splitSkipped, type SkippedFolder } from '../../core/formats/skipped-folders';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
 import { checkImportPaths, writeImportedFiles, type ImportFile } from '../../storage/agent-folder/import';
 import {
@@ -23,6 +26,7 @@ export function createProjectImportsApi(project: CurrentProject) {
     name: string,
     replace: boolean | undefined,
     fill: (f: AgentFolder) => Promise<{ files: number; bytes: number }>,
+    skipped: readonly SkippedFolder[],
   ) {
     const checked = requireProjectName(name);
     if (checked === demoProjectName)
@@ -51,16 +55,24 @@ export function createProjectImportsApi(project: CurrentProject) {
     }
     project.set(target);
     project.changed();
-    return { project: await describeFolder(target), ...summary };
+    return { project: await describeFolder(target), ...summary, skipped: [...skipped] };
   }
 
   return {
-    async importFolderFiles(
-      files: readonly ImportFile[],
-      options: { readonly name: string; readonly replace?: boolean },
-    ) {
-      checkImportPaths(files);
-      return importInto(options?.name, options?.replace, (target) => writeImportedFiles(target, files));
+    async importFolderFiles(files: readonly ImportFile[], options: ProjectImportOptions) {
+      const paths = checkImportPaths(files);
+      const split = splitSkipped(
+        files.map((file, i) => ({ file, path: paths[i] as string })),
+        (f) => f.path,
+      );
+      const kept = split.kept.map((f) => f.file);
+      const skipped = mergeSkipped(requireSkipped(options?.skipped), split.skipped);
+      return importInto(
+        options?.name,
+        options?.replace,
+        (target) => writeImportedFiles(target, kept),
+        skipped,
+      );
     },
 
     exportProjectZip: () => exportFolderZip(project.folder()),
@@ -69,10 +81,30 @@ export function createProjectImportsApi(project: CurrentProject) {
       bytes: Uint8Array,
       options: { readonly name: string; readonly replace?: boolean },
     ) {
-      const { files, directories } = filesFromZip(bytes);
-      return importInto(options?.name, options?.replace, (target) =>
-        writeImportedFiles(target, files, directories),
+      const { files, directories, skipped } = filesFromZip(bytes);
+      return importInto(
+        options?.name,
+        options?.replace,
+        (target) => writeImportedFiles(target, files, directories),
+        skipped,
       );
     },
   };
+}
+
+/** What the page says it left out before sending (a dropped folder's walk does not descend into them). */
+function requireSkipped(value: unknown): SkippedFolder[] {
+  if (value === undefined) return [];
+  const bad = () =>
+    new BrainError(
+      'InvalidArgument',
+      'options.skipped is a list of { path, files } (files: a count or null).',
+    );
+  if (!Array.isArray(value) || value.length > 10_000) throw bad();
+  return value.map((item: unknown) => {
+    const { path, files } = (item ?? {}) as { path?: unknown; files?: unknown };
+    if (typeof path !== 'string' || path === '' || path.length > 4096) throw bad();
+    if (files !== null && !(Number.isSafeInteger(files) && (files as number) >= 0)) throw bad();
+    return { path, files: files as number | null };
+  });
 }

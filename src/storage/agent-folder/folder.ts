@@ -90,5 +90,5 @@ export interface AgentFolder {
   ): Promise<FolderEntry[]>;
 }
 
-/** Folders no listing or export descends into by default: version control and dependency caches. */
-export const skippedDirectoryNames: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+/** Folders no listing, import or export descends into by default: the one list, declared in core. */
+export { skippedDirectoryNames } from '../../core/formats/skipped-folders';

@@ -10,6 +10,9 @@ import {
   inspectAgentFile,
   isJsonlKind,
   otherAgentConvention,
+  otherAgentConventions,
+  otherAgentFolders,
+  otherAgentRootFiles,
   parseSkill,
   problem,
   skillFilePath,
@@ -173,12 +176,16 @@ export function listSkills(folder: AgentFolder): Promise<SkillSummary[]> {
   return skillsUnder(folder, agentFilePaths.skillsDir, skillFilePath);
 }
 
-/** `CLAUDE.md`, `AGENTS.md`, `.claude/skills/*\/SKILL.md`, `memory-bank/*.md`: found and checked, never written. */
+/**
+ * Other agents' files (core/formats `otherAgentConvention`: CLAUDE.md, AGENTS.md, GEMINI.md, `.clinerules` file or
+ * folder, `.cursor/rules/**\/*.mdc`, `.cursorrules`, `.windsurfrules`, `.github/copilot-instructions.md`,
+ * `.claude/skills`, `memory-bank/`): found, checked and named with their agent, never written.
+ */
 export async function listOtherAgentMemory(folder: AgentFolder): Promise<OtherAgentFile[]> {
-  const candidates: string[] = ['AGENTS.md', 'CLAUDE.md'];
-  for (const dir of ['memory-bank', '.claude/skills']) {
+  const candidates: string[] = Object.keys(otherAgentRootFiles);
+  for (const { dir, recursive } of otherAgentFolders) {
     if ((await folder.kindOf(dir)) !== 'directory') continue;
-    for (const entry of await folder.list(dir, { recursive: dir !== 'memory-bank' })) {
+    for (const entry of await folder.list(dir, { recursive })) {
       if (entry.kind === 'file' && otherAgentConvention(entry.path)) candidates.push(entry.path);
     }
   }
@@ -199,6 +206,7 @@ export async function listOtherAgentMemory(folder: AgentFolder): Promise<OtherAg
       size: summary.size,
       lastModified: summary.lastModified,
       convention,
+      ...otherAgentConventions[convention],
       version: summary.version,
       problems,
     });

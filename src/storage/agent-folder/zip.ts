@@ -8,6 +8,7 @@
  */
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { BrainError } from '../../core/errors';
+import { splitSkipped, type SkippedFolder } from '../../core/formats/skipped-folders';
 import { normaliseProjectDir, normaliseProjectPath } from '../../core/paths';
 import { DamagedZip, listZipEntries, zipEntryCount, type ZipEntry } from '../archive/zip-directory';
 import { readEntryBytes } from '../archive/zip-entry';
@@ -138,23 +139,34 @@ function checkedBytes(zip: Uint8Array, entry: ZipEntry): Uint8Array {
  * another file's path, sizes within limits — the count, every name and every declared size from the zip's
  * directory before anything is inflated. Then each entry is inflated alone into a buffer of its declared size,
  * stopping where it would pass it, and held to its CRC-32; so a bomb costs at most the declared total (within
- * `maxTotalBytes`). Nothing is written here.
+ * `maxTotalBytes`). Entries under `.git/` or `node_modules/` (anywhere) are left out, as a folder import leaves
+ * them out, and listed in `skipped`; they are never inflated. Nothing is written here.
  */
 export function filesFromZip(
   bytes: Uint8Array,
   limits: ZipLimits = defaultZipLimits,
-): { files: ImportFile[]; directories: string[] } {
+): { files: ImportFile[]; directories: string[]; skipped: SkippedFolder[] } {
   if (!(bytes instanceof Uint8Array))
     throw new BrainError('InvalidArgument', 'A zip archive is given as a Uint8Array.');
   try {
-    const entries = checkedEntries(bytes, limits);
-    const directories = entries.filter((entry) => entry.name.endsWith('/'));
-    const files = entries.filter((entry) => !entry.name.endsWith('/'));
-    const paths = files.map((entry) => normaliseProjectPath(entry.name));
-    const dirs = directories.map((entry) => normaliseProjectDir(entry.name)).filter((dir) => dir !== '');
+    const all = checkedEntries(bytes, limits);
+    // Names are normalised first: an escaping name refuses the archive even inside a skipped folder.
+    const named = all.map((entry) => ({
+      entry,
+      path: entry.name.endsWith('/') ? normaliseProjectDir(entry.name) : normaliseProjectPath(entry.name),
+    }));
+    const isDir = (n: { entry: ZipEntry }) => n.entry.name.endsWith('/');
+    const { kept, skipped } = splitSkipped(
+      named,
+      (n) => n.path,
+      (n) => !isDir(n),
+    );
+    const files = kept.filter((n) => !isDir(n));
+    const dirs = kept.filter((n) => isDir(n) && n.path !== '').map((n) => n.path);
     return {
-      files: files.map((entry, i) => ({ path: paths[i]!, data: checkedBytes(bytes, entry) })),
+      files: files.map((n) => ({ path: n.path, data: checkedBytes(bytes, n.entry) })),
       directories: dirs,
+      skipped,
     };
   } catch (error) {
     if (!(error instanceof DamagedZip)) throw error;

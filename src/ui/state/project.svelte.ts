@@ -1,4 +1,5 @@
 import {
+  describeSkipped,
   filesFromFileList,
   isBrainError,
   pickProjectFolder,
@@ -11,9 +12,11 @@ import {
   type JsonlTailResult,
   type OtherAgentFile,
   type ProjectFileInput,
+  type ProjectImportResult,
   type ProjectInfo,
   type ProjectSource,
   type SkillSummary,
+  type SkippedFolder,
   type StoredProject,
 } from '../../lib/index';
 import { messageOf } from '../errors';
@@ -240,15 +243,20 @@ export class ProjectState extends ViewState {
 
   /** Copies a chosen folder (`<input webkitdirectory>`) into this browser as a project, then opens it. */
   async importFolder(list: FileList | readonly File[], name: string, replace = false): Promise<void> {
-    await this.#importFiles(filesFromFileList(list), name, replace);
+    const files = filesFromFileList(list);
+    await this.#importFiles(files, name, replace, files.skipped);
   }
 
   /**
    * Copies a dropped folder (or dropped files) into this browser as a project, then opens it. `files` is what
    * `filesFromDataTransfer` returns for the drop: it was started in the drop handler, and may still be walking.
+   * The folders it left out (`skipped`, when it says) are reported with the import.
    */
-  async importDropped(files: Promise<readonly ProjectFileInput[]>, name: string): Promise<void> {
-    let found: readonly ProjectFileInput[] | undefined;
+  async importDropped(
+    files: Promise<readonly ProjectFileInput[] & { readonly skipped?: readonly SkippedFolder[] }>,
+    name: string,
+  ): Promise<void> {
+    let found: (readonly ProjectFileInput[] & { readonly skipped?: readonly SkippedFolder[] }) | undefined;
     await this.importing.run(
       { phase: 'Reading the dropped folder', done: 0, total: null, unit: 'items' },
       async () => {
@@ -260,10 +268,15 @@ export class ProjectState extends ViewState {
         }
       },
     );
-    if (found && found.length > 0) await this.#importFiles(found, name, false);
+    if (found && found.length > 0) await this.#importFiles(found, name, false, found.skipped ?? []);
   }
 
-  async #importFiles(files: readonly ProjectFileInput[], name: string, replace: boolean): Promise<void> {
+  async #importFiles(
+    files: readonly ProjectFileInput[],
+    name: string,
+    replace: boolean,
+    skipped: readonly SkippedFolder[],
+  ): Promise<void> {
     const brain = this.source.brain;
     if (!brain) return;
     const bytes = files.reduce(
@@ -273,16 +286,14 @@ export class ProjectState extends ViewState {
     await this.importing.run(
       { phase: `Importing ${files.length} files`, done: 0, total: bytes, unit: 'bytes' },
       async (report) => {
-        const result = await brain.importFolderFiles(files, { name, replace });
+        const result = await brain.importFolderFiles(files, { name, replace, skipped });
         report({
           phase: `Imported ${result.files} files`,
           done: result.bytes,
           total: result.bytes,
           unit: 'bytes',
         });
-        this.#remember({ kind: 'opfs', name: result.project.name });
-        this.info = result.project;
-        this.notice = `Imported ${result.files} files into "${result.project.name}".`;
+        this.#imported(result);
       },
     );
   }
@@ -296,9 +307,7 @@ export class ProjectState extends ViewState {
         const bytes = new Uint8Array(await file.arrayBuffer());
         report({ phase: 'Unpacking the zip', done: 0, total: null, unit: 'bytes' });
         const result = await brain.importProjectZip(bytes, { name, replace });
-        this.#remember({ kind: 'opfs', name: result.project.name });
-        this.info = result.project;
-        this.notice = `Imported ${result.files} files into "${result.project.name}".`;
+        this.#imported(result);
       },
     );
   }
@@ -377,6 +386,15 @@ export class ProjectState extends ViewState {
     this.#remember(remember);
     this.notice = null;
     this.error = null;
+  }
+
+  /** An import done: its project opened and remembered, and the message says what was left out. */
+  #imported(result: ProjectImportResult) {
+    this.#remember({ kind: 'opfs', name: result.project.name });
+    this.info = result.project;
+    const files = `${result.files} file${result.files === 1 ? '' : 's'}`;
+    const left = describeSkipped(result.skipped);
+    this.notice = `Imported ${files} into "${result.project.name}".${left ? ` ${left}` : ''}`;
   }
 
   #remember(last: LastProject) {
