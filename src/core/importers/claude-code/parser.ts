@@ -1,0 +1,135 @@
+/**
+ * The Claude Code session parser (see ../README.md): one line at a time, progress records skipped before any
+ * parse, every other record parsed once and dispatched by `type`.
+ */
+import type { LineParser, TranscriptItem, TranscriptMeta, TranscriptStats } from '../types';
+import { placeRecord } from './dag';
+import { asFields, str, timeOf, type Fields } from './json';
+import { flushPending, readAssistant, readUser } from './messages';
+import {
+  flushCompaction,
+  metaTypes,
+  readAttachment,
+  readMetaRecord,
+  readSnapshot,
+  readSystem,
+  readUnknown,
+} from './records';
+import { cheapSkipType } from './scan';
+import { count, createState, type ClaudeCodeParserOptions, type ParserState } from './state';
+
+export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): LineParser {
+  const s = createState(options);
+  let lastFailed: number | null = null;
+  let tornLastLine = false;
+  return {
+    push(line, lineNo) {
+      lastFailed = null;
+      if (line.trim() === '') return [];
+      s.records++;
+      const skip = cheapSkipType(line);
+      if (skip !== null) {
+        count(s.skipped, skip);
+        return [];
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (e) {
+        lastFailed = lineNo;
+        return malformed(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
+      }
+      const record = asFields(value);
+      if (record === null) return malformed(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
+      s.out = [];
+      readRecord(s, record, lineNo);
+      return s.out;
+    },
+    finish(opts) {
+      if (opts?.torn === true && lastFailed !== null) {
+        tornLastLine = true;
+        s.malformed--;
+        const at = s.problems.findIndex((p) => p.line === lastFailed);
+        if (at >= 0) s.problems.splice(at, 1);
+      }
+      s.out = [];
+      flushCompaction(s, null, null);
+      flushPending(s);
+      return s.out;
+    },
+    meta: () => metaOf(s),
+    stats: (): TranscriptStats => ({
+      records: s.records,
+      skipped: { ...s.skipped },
+      unknown: { ...s.unknown },
+      malformed: s.malformed,
+      duplicates: s.duplicates,
+      tornLastLine,
+    }),
+    problems: () => [...s.problems],
+  };
+}
+
+function malformed(s: ParserState, line: number, message: string): TranscriptItem[] {
+  s.malformed++;
+  s.problems.push({ line, message });
+  return [];
+}
+
+function readRecord(s: ParserState, record: Fields, line: number): void {
+  const type = str(record, 'type') ?? '(no type)';
+  const at = timeOf(record['timestamp']);
+  noteMeta(s, record, at);
+  if (metaTypes.has(type)) {
+    readMetaRecord(s, type, record);
+    return;
+  }
+  if (type === 'file-history-snapshot') {
+    readSnapshot(s, record, line, s.options.thread?.id ?? null);
+    return;
+  }
+  const thread = placeRecord(s, record, line, at);
+  if (thread === undefined) return;
+  const p = { line, at, thread, uuid: str(record, 'uuid') };
+  switch (type) {
+    case 'user':
+      readUser(s, record, p);
+      return;
+    case 'assistant':
+      readAssistant(s, record, p);
+      return;
+    case 'system':
+      readSystem(s, record, p);
+      return;
+    case 'attachment':
+      readAttachment(s, record, p);
+      return;
+    case 'progress':
+      count(s.skipped, type);
+      return;
+    default:
+      readUnknown(s, type, record, p);
+  }
+}
+
+function noteMeta(s: ParserState, record: Fields, at: number | null) {
+  const m = s.meta;
+  if (m.sessionId === null) m.sessionId = str(record, 'sessionId');
+  if (m.cwd === null) m.cwd = str(record, 'cwd');
+  if (m.version === null) m.version = str(record, 'version');
+  if (m.startedAt === null) m.startedAt = at;
+}
+
+function metaOf(s: ParserState): TranscriptMeta {
+  const m = s.meta;
+  return {
+    agent: 'claude-code',
+    sessionId: m.sessionId,
+    title: m.customTitle ?? m.aiTitle ?? m.summaryTitle ?? s.options.thread?.title ?? null,
+    cwd: m.cwd,
+    startedAt: m.startedAt,
+    model: m.model,
+    version: m.version,
+    parentSessionId: s.options.thread !== undefined ? m.sessionId : null,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The Claude Code parser's state, shared by its modules: what it must remember between lines, and nothing else
+ * (calls waiting for a result, the uuids seen with their thread, each thread's tip, a compaction boundary waiting
+ * for its summary, the backups already announced).
+ */
+import type { TranscriptItem, TranscriptProblem } from '../types';
+
+export interface ClaudeCodeThreadOption {
+  /** The thread's id (e.g. `agent-<agentId>` from the subagent file's name). */
+  readonly id: string;
+  readonly title?: string;
+  /** The main session's `Task`/`Agent` call that spawned it, when the engine knows. */
+  readonly parentCallId?: string | null;
+}
+
+export interface ClaudeCodeParserOptions {
+  /** Parse a `subagents/agent-*.jsonl` file: every item belongs to this thread. */
+  readonly thread?: ClaudeCodeThreadOption;
+}
+
+export interface PendingCall {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly callId: string;
+  readonly line: number;
+  readonly at: number | null;
+  readonly thread: string | null;
+}
+
+export interface PendingCompaction {
+  readonly line: number;
+  readonly at: number | null;
+  readonly sourceId: string | null;
+  readonly thread: string | null;
+  readonly trigger: string | null;
+  readonly before: number | null;
+}
+
+export interface MutableMeta {
+  sessionId: string | null;
+  cwd: string | null;
+  startedAt: number | null;
+  model: string | null;
+  version: string | null;
+  customTitle: string | null;
+  aiTitle: string | null;
+  summaryTitle: string | null;
+}
+
+export interface ParserState {
+  readonly options: ClaudeCodeParserOptions;
+  readonly meta: MutableMeta;
+  records: number;
+  malformed: number;
+  duplicates: number;
+  readonly skipped: Record<string, number>;
+  readonly unknown: Record<string, number>;
+  readonly problems: TranscriptProblem[];
+  /** uuid → the thread it belongs to ('' = main). */
+  readonly seen: Map<string, string>;
+  /** thread ('' = main) → the uuid of its last record. */
+  readonly tips: Map<string, string>;
+  /** Threads already announced by a `thread` item. */
+  readonly threads: Set<string>;
+  readonly pending: Map<string, PendingCall>;
+  /** A pending `Task`/`Agent` call's prompt → its call id: how a sidechain finds the call that spawned it. */
+  readonly taskPrompts: Map<string, string>;
+  compaction: PendingCompaction | null;
+  readonly backups: Set<string>;
+  /** Items of the line being read. */
+  out: TranscriptItem[];
+}
+
+export function createState(options: ClaudeCodeParserOptions): ParserState {
+  return {
+    options,
+    meta: {
+      sessionId: null,
+      cwd: null,
+      startedAt: null,
+      model: null,
+      version: null,
+      customTitle: null,
+      aiTitle: null,
+      summaryTitle: null,
+    },
+    records: 0,
+    malformed: 0,
+    duplicates: 0,
+    skipped: {},
+    unknown: {},
+    problems: [],
+    seen: new Map(),
+    tips: new Map(),
+    threads: new Set(),
+    pending: new Map(),
+    taskPrompts: new Map(),
+    compaction: null,
+    backups: new Set(),
+    out: [],
+  };
+}
+
+export function count(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}

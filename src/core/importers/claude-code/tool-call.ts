@@ -1,0 +1,133 @@
+/**
+ * A `tool_use` paired with its `tool_result` → the classifier's `ToolCall`: output text, exit code (Bash:
+ * `is_error` with an `Exit code N` first line; a Bash result that is not an error, not interrupted, not in the
+ * background exited 0), the tool's own error, the line-level `toolUseResult` (without the copies of the output),
+ * and the file bodies an Edit/MultiEdit/Write result carries.
+ */
+import { exitCodeInOutput } from '../../tools';
+import type { ToolCall } from '../../tools/types';
+import type { TranscriptFileBody, TranscriptItem } from '../types';
+import { asFields, contentText, list, str, type Fields } from './json';
+import type { PendingCall } from './state';
+
+const shellTools = new Set(['bash', 'powershell']);
+
+export function toolCallItem(
+  call: PendingCall,
+  block: Fields | null,
+  useResult: unknown,
+): Extract<TranscriptItem, { kind: 'tool_call' }> {
+  const base = { kind: 'tool_call' as const, at: call.at, line: call.line, thread: call.thread };
+  const common = { ...base, sourceId: call.callId, callId: call.callId };
+  if (block === null) return { ...common, call: { tool: call.tool, input: call.input } };
+  const output = contentText(block['content']);
+  const isError = block['is_error'] === true;
+  const result = asFields(useResult);
+  const tool: ToolCall = {
+    tool: call.tool,
+    input: call.input,
+    output,
+    ...outcome(call.tool, output, isError, result),
+  };
+  const kept = keptResult(call.tool, result);
+  const files = isError ? [] : fileBodies(call.tool, asFields(call.input), result);
+  return {
+    ...common,
+    call: kept === undefined ? tool : { ...tool, result: kept },
+    ...(files.length > 0 ? { files } : {}),
+  };
+}
+
+function outcome(tool: string, output: string, isError: boolean, result: Fields | null) {
+  if (!shellTools.has(tool.toLowerCase())) return isError ? { error: output } : {};
+  if (isError) {
+    const written = exitCodeInOutput(output);
+    return written !== null ? { exitCode: written.exitCode } : { error: output };
+  }
+  const background =
+    result !== null && (str(result, 'backgroundTaskId') !== null || result['backgroundedByUser']);
+  if (result === null || background || result['interrupted'] === true) return { exitCode: null };
+  return { exitCode: 0 };
+}
+
+/** The structured result, without the strings that repeat the output (Bash stdout/stderr, Read's content). */
+function keptResult(tool: string, result: Fields | null): unknown {
+  if (result === null) return undefined;
+  const name = tool.toLowerCase();
+  if (shellTools.has(name)) {
+    const { stdout: _o, stderr: _e, ...rest } = result;
+    return rest;
+  }
+  if (name === 'read') {
+    const file = asFields(result['file']);
+    if (file === null) return result;
+    const { content: _c, ...meta } = file;
+    return { ...result, file: meta };
+  }
+  return result;
+}
+
+export function fileBodies(tool: string, input: Fields | null, result: Fields | null): TranscriptFileBody[] {
+  const name = tool.toLowerCase();
+  if (name !== 'edit' && name !== 'multiedit' && name !== 'write') return [];
+  const path = str(result, 'filePath') ?? str(input, 'file_path');
+  if (path === null) return [];
+  const original = result?.['originalFile'];
+  const before = typeof original === 'string' ? original : original === null ? null : undefined;
+  const diff = patchText(path, result);
+  const extra = diff !== null ? { diff } : {};
+  if (name === 'write') {
+    const after = str(result, 'content') ?? str(input, 'content');
+    const created = str(result, 'type') === 'create';
+    return [
+      {
+        path,
+        ...(before !== undefined ? { before } : created ? { before: null } : {}),
+        ...(after !== null ? { after } : {}),
+        ...extra,
+      },
+    ];
+  }
+  const edits = name === 'edit' ? [input ?? {}] : list(input, 'edits').map((e) => asFields(e) ?? {});
+  const after = typeof before === 'string' ? replay(before, edits) : null;
+  return [
+    { path, ...(before !== undefined ? { before } : {}), ...(after !== null ? { after } : {}), ...extra },
+  ];
+}
+
+/** Exact replacements in order (Claude Code's Edit semantics); null when one does not find its text. */
+function replay(body: string, edits: readonly Fields[]): string | null {
+  let text = body;
+  for (const e of edits) {
+    const oldText = str(e, 'old_string');
+    const newText = str(e, 'new_string');
+    if (oldText === null || newText === null) return null;
+    if (oldText === '') {
+      if (text !== '') return null;
+      text = newText;
+      continue;
+    }
+    const at = text.indexOf(oldText);
+    if (at < 0) return null;
+    text =
+      e['replace_all'] === true
+        ? text.split(oldText).join(newText)
+        : text.slice(0, at) + newText + text.slice(at + oldText.length);
+  }
+  return text;
+}
+
+/** `structuredPatch` hunks as a unified diff of the file, or null. */
+function patchText(path: string, result: Fields | null): string | null {
+  const hunks = list(result, 'structuredPatch');
+  if (hunks.length === 0) return null;
+  const out = [`--- ${path}`, `+++ ${path}`];
+  for (const h of hunks) {
+    const f = asFields(h);
+    if (f === null) continue;
+    const n = (k: string) => (typeof f[k] === 'number' ? (f[k] as number) : 0);
+    out.push(`@@ -${n('oldStart')},${n('oldLines')} +${n('newStart')},${n('newLines')} @@`);
+    for (const l of list(f, 'lines')) if (typeof l === 'string') out.push(l);
+  }
+  return `${out.join('\n')}\n`;
+}
