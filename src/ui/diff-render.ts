@@ -7,7 +7,7 @@ import { ColorSchemeType } from 'diff2html/lib-esm/types';
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim';
 import 'diff2html/bundles/css/diff2html.min.css';
 
-export type DiffLayout = 'side-by-side' | 'line-by-line';
+import type { DiffLayout } from './diff-layout';
 
 export function renderDiff(
   target: HTMLElement,
@@ -32,5 +32,35 @@ export function renderDiff(
     pane.tabIndex = 0;
     pane.setAttribute('role', 'region');
     pane.setAttribute('aria-label', panes.length === 2 ? (i === 0 ? 'Before' : 'After') : 'Changes');
+  });
+}
+
+/**
+ * Brings the first change into view inside the diff's own scroll boxes (never the page): the scroller (`target`)
+ * down to its row, and each pane sideways to the changed characters (diff2html marks them with <ins>/<del>)
+ * when they sit past its visible edge. Side-by-side panes scroll together, so each is set to the same offset.
+ */
+export function revealFirstChange(target: HTMLElement): void {
+  const row = target.querySelector<HTMLElement>('td.d2h-del, td.d2h-ins')?.closest('tr');
+  if (!row) return;
+  const box = target.getBoundingClientRect();
+  const rowBox = row.getBoundingClientRect();
+  if (rowBox.top < box.top || rowBox.bottom > box.bottom) {
+    target.scrollTop += rowBox.top - box.top - Math.min(box.height / 3, 80);
+  }
+  const mark = target.querySelector<HTMLElement>(
+    '.d2h-code-line del, .d2h-code-line ins, .d2h-code-side-line del, .d2h-code-side-line ins',
+  );
+  const pane = mark?.closest<HTMLElement>('.d2h-file-side-diff, .d2h-file-diff');
+  if (!mark || !pane) return;
+  const paneBox = pane.getBoundingClientRect();
+  const markBox = mark.getBoundingClientRect();
+  // The line numbers cover the pane's left edge: a change is seen once it is right of them.
+  const gutter =
+    pane.querySelector('.d2h-code-side-linenumber, .d2h-code-linenumber')?.getBoundingClientRect().width ?? 0;
+  if (markBox.right <= paneBox.right && markBox.left >= paneBox.left + gutter) return;
+  const offset = Math.max(0, pane.scrollLeft + markBox.left - paneBox.left - gutter - paneBox.width / 4);
+  target.querySelectorAll<HTMLElement>('.d2h-file-side-diff, .d2h-file-diff').forEach((p) => {
+    p.scrollLeft = offset;
   });
 }

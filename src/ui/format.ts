@@ -73,3 +73,49 @@ export function previewJson(value: unknown, maxChars = 160): { text: string; tru
   if (truncated && !text.endsWith('…')) text += '…';
   return { text, truncated };
 }
+
+/** A byte axis: its top, the step between ticks (both in bytes) and how a tick reads. */
+export interface ByteScale {
+  readonly max: number;
+  readonly step: number;
+  label(bytes: number): string;
+}
+
+/**
+ * Ticks a person reads at a glance: round numbers in one binary unit (0, 50, 100, 150 KiB — never 49 / 98 / 195
+ * KiB, which is what decimal steps look like in KiB, nor "1000 B", which goes up a unit to 1 KiB). The top is the
+ * first tick at or above `max`; about `count` steps of 1, 2 or 5 times a power of ten in that unit.
+ */
+export function byteScale(max: number, count = 4): ByteScale {
+  const top = Math.max(0, Number.isFinite(max) ? max : 0);
+  let unit = 0;
+  while (unit < units.length - 1 && top >= 1024 ** (unit + 1)) unit++;
+  for (;;) {
+    const size = 1024 ** unit;
+    const inUnit = top / size;
+    // Bytes come whole: no step under 1 B.
+    const step = unit === 0 ? Math.max(1, niceStep(inUnit / count)) : niceStep(inUnit / count);
+    const ticks = Math.max(1, Math.ceil(inUnit / step - 1e-9));
+    const scaleTop = ticks * step;
+    if (scaleTop >= 1000 && unit < units.length - 1) {
+      unit++;
+      continue;
+    }
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    const unitName = units[unit];
+    return {
+      max: scaleTop * size,
+      step: step * size,
+      label: (bytes) => `${Number((bytes / size).toFixed(decimals)).toLocaleString('en')} ${unitName}`,
+    };
+  }
+}
+
+/** 1, 2 or 5 times a power of ten, at least `raw` (and at least a millionth, for an empty axis). */
+function niceStep(raw: number): number {
+  const value = Math.max(raw, 1e-6);
+  const power = 10 ** Math.floor(Math.log10(value));
+  const scaled = value / power;
+  const nice = scaled <= 1 + 1e-9 ? 1 : scaled <= 2 + 1e-9 ? 2 : scaled <= 5 + 1e-9 ? 5 : 10;
+  return nice * power;
+}

@@ -269,12 +269,14 @@ test('storage: the audit as charts, the cleanup dry run with each verdict and re
 
 test('the theme toggle switches to dark, and is remembered by this browser across a reload', async () => {
   await page.goto(`/#/sessions?session=${seeded.sessionId}`);
-  const toggle = page.getByRole('button', { name: 'Dark theme' });
-  const initial = await toggle.getAttribute('aria-pressed');
-  if (initial === 'true') await toggle.click();
+  // The button reads what it switches to.
+  const toDark = page.getByRole('button', { name: 'Dark theme' });
+  const toLight = page.getByRole('button', { name: 'Light theme' });
+  if (await toLight.isVisible()) await toLight.click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
-  await toggle.click();
-  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await toDark.click();
+  await expect(toLight).toBeVisible();
+  await expect(toDark).toHaveCount(0);
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   expect(background).toBe('rgb(18, 18, 24)');
@@ -289,7 +291,7 @@ test('the theme toggle switches to dark, and is remembered by this browser acros
   await expect(page.getByTestId('storage-facts')).toBeVisible();
   await saveScreenshot(page, 'storage-dark');
   await expectAccessible(page, 'storage, dark');
-  await page.getByRole('button', { name: 'Dark theme' }).click();
+  await toLight.click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
 
@@ -308,13 +310,20 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
       expect(overflow, `${view} scrolls sideways`).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `${view}-640`);
     }
-    // Tab from the top of a fresh page: the skip button, the theme toggle, then the views.
+    // Tab from the top of a fresh page: the skip button, the theme toggle, then the views' menu (below 700 px
+    // the views fold into it), opened with Enter.
     await page.goto('/#/storage');
     await page.reload();
     await expect(page.getByTestId('storage-facts')).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const menu = page.getByRole('navigation', { name: 'Views' }).getByRole('button');
+    await expect(menu).toBeFocused();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await page.keyboard.press('Enter');
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('Tab');
     const firstView = page.getByRole('navigation', { name: 'Views' }).getByRole('link').first();
     await expect(firstView).toBeFocused();

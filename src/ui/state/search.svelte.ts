@@ -1,6 +1,10 @@
-import type { HistoryHit } from '../../lib/index';
+import type { Brain, HistoryHit } from '../../lib/index';
+import { supersededDecisions } from '../search-hit';
 import type { BrainState } from './brain.svelte';
 import { ViewState } from './view-state.svelte';
+
+// Replaced whole on each search ($state.raw), never changed in place.
+const noneSuperseded: ReadonlyMap<number, number> = new Map();
 
 /** History search: the query (from the route), its ranked hits, and how the words matched. */
 export class SearchState extends ViewState {
@@ -9,6 +13,8 @@ export class SearchState extends ViewState {
   matched = $state<'all' | 'any' | 'none' | null>(null);
   /** Session and task titles, to say where a hit comes from. */
   sessionTitles = $state.raw<Readonly<Record<number, string>>>({});
+  /** Decision hits a later decision replaced: event id → the replacing decision's id. */
+  superseded = $state.raw<ReadonlyMap<number, number>>(noneSuperseded);
   searching = $state(false);
   elapsedMs = $state<number | null>(null);
 
@@ -39,9 +45,11 @@ export class SearchState extends ViewState {
         brain.searchHistory(query, { limit: 50 }),
         brain.listSessions(),
       ]);
+      const superseded = await laterDecisions(brain, hits);
       if (query !== this.query.trim()) return;
       this.elapsedMs = performance.now() - started;
       this.hits = hits;
+      this.superseded = superseded;
       this.matched = matched;
       this.sessionTitles = Object.fromEntries(sessions.map((s) => [s.id, s.title]));
       this.error = null;
@@ -49,4 +57,24 @@ export class SearchState extends ViewState {
       this.searching = false;
     }
   }
+}
+
+/** Which decision hits were superseded: the later decisions of each hit's session, read once per session. */
+async function laterDecisions(
+  brain: Brain,
+  hits: readonly HistoryHit[],
+): Promise<ReadonlyMap<number, number>> {
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, never reactive
+  const firstBySession = new Map<NonNullable<HistoryHit['sessionId']>, NonNullable<HistoryHit['eventId']>>();
+  for (const hit of hits) {
+    if (hit.kind !== 'decision' || hit.eventId === null || hit.sessionId === null) continue;
+    const first = firstBySession.get(hit.sessionId);
+    if (first === undefined || hit.eventId < first) firstBySession.set(hit.sessionId, hit.eventId);
+  }
+  const later = await Promise.all(
+    [...firstBySession].map(([sessionId, afterId]) =>
+      brain.listEvents(sessionId, { kinds: ['decision'], afterId }),
+    ),
+  );
+  return supersededDecisions(hits, later.flat());
 }
