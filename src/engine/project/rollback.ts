@@ -24,6 +24,22 @@ export interface ProjectCheckpointPort extends RestoreCheckpointPort {
   ): Promise<{ readonly ids: readonly CheckpointEntryId[] }>;
 }
 
+const restorePrefix = 'Restore: ';
+const undoPrefix = 'Undo restore: ';
+
+/**
+ * The restore task's title from the titles of the tasks it restores. Restoring a restore undoes it ("Undo
+ * restore: X", not "Restore: Restore: X"), and undoing that undo is the restore of X again.
+ */
+export function restoreTitle(titles: readonly string[]): string {
+  const [only] = titles;
+  if (titles.length === 1 && only !== undefined) {
+    if (only.startsWith(restorePrefix)) return undoPrefix + only.slice(restorePrefix.length);
+    if (only.startsWith(undoPrefix)) return restorePrefix + only.slice(undoPrefix.length);
+  }
+  return restorePrefix + (titles.join(', ') || 'checkpoint entries');
+}
+
 export function createRollbackApi(project: CurrentProject, checkpoints?: () => ProjectCheckpointPort) {
   const { ctx } = project;
 
@@ -46,10 +62,7 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       const originals = await Promise.all(taskIds.map((id) => tasks.get(id)));
       const first = originals[0];
       const sessionId = first?.sessionId ?? (await sessions.create('Restores', now));
-      const title = `Restore: ${originals.map((t) => t.title).join(', ') || 'checkpoint entries'}`.slice(
-        0,
-        ctx.limits.maxTitleChars,
-      );
+      const title = restoreTitle(originals.map((t) => t.title)).slice(0, ctx.limits.maxTitleChars);
       const id = await tasks.insert({
         sessionId,
         title,

@@ -339,6 +339,30 @@ export class ProjectState extends ViewState {
     });
   }
 
+  /**
+   * Deletes a project kept in this browser: its copied files in OPFS (agent.db — sessions, tasks, checkpoints — is
+   * untouched). The open project is closed first when it is the one deleted.
+   */
+  async deleteStored(name: string): Promise<boolean> {
+    const brain = this.source.brain;
+    if (!brain) return false;
+    const wasOpen = this.info?.kind === 'opfs' && this.info.name === name;
+    const done = await this.opening.run(
+      { phase: `Deleting ${name}`, done: 0, total: null, unit: 'items' },
+      async () => {
+        await brain.deleteProject(name);
+        return true;
+      },
+    );
+    if (done && wasOpen) {
+      this.#store?.removeItem(lastProjectKey);
+      this.info = null;
+    }
+    if (done) this.notice = `Deleted "${name}" from this browser.`;
+    this.refresh();
+    return done === true;
+  }
+
   async close(): Promise<void> {
     const brain = this.source.brain;
     if (!brain) return;

@@ -11,6 +11,7 @@ import type {
 } from '../../lib/index';
 import { taskStates } from '../labels';
 import { layoutTaskGraph } from '../task-graph';
+import { Operation } from './operation.svelte';
 import { ViewState } from './view-state.svelte';
 
 export interface TaskDetail {
@@ -20,6 +21,21 @@ export interface TaskDetail {
   readonly summaries: readonly Summary[];
   /** The structured events recorded for the task (decisions, file changes, checks…), oldest first. */
   readonly events: readonly SessionEvent[];
+}
+
+/**
+ * What deleting a session does, said before it is done: the session row and what hangs on it go at once; its
+ * tasks stay (as tasks of no session) and cleanup removes their heavy data later, except where something keeps it.
+ */
+export interface SessionDeletion {
+  readonly session: Session;
+  readonly tasks: number;
+  /** Pinned tasks: they keep their steps and checkpoints. */
+  readonly pinned: number;
+  /** Tasks whose heavy data cleanup will remove (unless a task of another session still needs them). */
+  readonly cleanable: number;
+  /** Step and checkpoint bytes those tasks hold now (what cleaning them would free, about). */
+  readonly cleanableBytes: number;
 }
 
 /**
@@ -37,6 +53,10 @@ export class SessionsState extends ViewState {
   /** Which task states are shown; all of them by default. */
   filter = $state.raw<readonly TaskState[]>(taskStates);
   loaded = $state(false);
+  /** A session deletion waiting for the person's confirmation. */
+  deletion = $state.raw<SessionDeletion | null>(null);
+  deleting = new Operation();
+  pinning = new Operation();
 
   visibleTasks = $derived(this.tasks.filter((task) => this.filter.includes(task.state)));
   graph = $derived(layoutTaskGraph(this.tasks));
@@ -61,6 +81,58 @@ export class SessionsState extends ViewState {
 
   showAllStates(): void {
     this.filter = taskStates;
+  }
+
+  /** Pins or unpins a task: a pinned task keeps its steps and checkpoints whatever becomes of it. */
+  async setPinned(taskId: TaskId, pinned: boolean): Promise<void> {
+    const brain = this.source.brain;
+    if (!brain) return;
+    await this.pinning.run(
+      { phase: pinned ? 'Pinning' : 'Unpinning', done: 0, total: null, unit: 'items' },
+      () => brain.pinTask(taskId, pinned),
+    );
+    this.refresh();
+  }
+
+  /** Step one of deleting a session: what goes now, what stays, and what cleanup will remove. Deletes nothing. */
+  async planDeletion(session: Session): Promise<void> {
+    const brain = this.source.brain;
+    if (!brain) return;
+    this.deleting.error = null;
+    const [tasks, plan] = await Promise.all([brain.listTasks(session.id), brain.planCleanup()]);
+    const heavy = new Map(plan.tasks.map((t) => [t.taskId, t.heavy]));
+    const unpinned = tasks.filter((t) => !t.pinned && t.heavyRemovedAt === null);
+    this.deletion = {
+      session,
+      tasks: tasks.length,
+      pinned: tasks.filter((t) => t.pinned).length,
+      cleanable: unpinned.length,
+      cleanableBytes: unpinned.reduce((sum, t) => {
+        const h = heavy.get(t.id);
+        return sum + (h ? h.stepBytes + h.checkpointExclusiveStoredBytes : 0);
+      }, 0),
+    };
+  }
+
+  cancelDeletion(): void {
+    this.deletion = null;
+  }
+
+  /** Step two: deletes the session the person confirmed. Resolves true when it is gone. */
+  async confirmDeletion(): Promise<boolean> {
+    const brain = this.source.brain;
+    const deletion = this.deletion;
+    if (!brain || !deletion) return false;
+    const done = await this.deleting.run(
+      { phase: 'Deleting the session', done: 0, total: null, unit: 'items' },
+      async () => {
+        await brain.deleteSession(deletion.session.id);
+        return true;
+      },
+    );
+    if (done) this.deletion = null;
+    this.refresh();
+    return done === true;
   }
 
   protected async load(): Promise<void> {
