@@ -6,12 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createGeminiLineParser, parseGeminiChatJson } from '../../src/core/importers/gemini';
 import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
-import { classifyToolCall } from '../../src/core/tools';
-import {
-  generateGeminiChat,
-  generateGeminiLegacyChat,
-  type TranscriptTruth,
-} from '../fixtures/transcripts/gemini';
+import { generateGeminiChat, generateGeminiLegacyChat } from '../fixtures/transcripts/gemini';
+import { expectTruth } from './import-gemini-truth';
 
 function runLines(parser: LineParser, text: string): TranscriptItem[] {
   const lines = text.split('\n');
@@ -21,26 +17,6 @@ function runLines(parser: LineParser, text: string): TranscriptItem[] {
   lines.forEach((line, k) => items.push(...parser.push(line, k + 1)));
   items.push(...parser.finish({ torn }));
   return items;
-}
-
-/** The same accounting for every format: prompts, tool calls by name, files changed and checks via the classifier. */
-export function expectTruth(items: readonly TranscriptItem[], truth: TranscriptTruth, root?: string): void {
-  expect(
-    items.filter((i) => i.kind === 'instruction').map((i) => (i.kind === 'instruction' ? i.text : '')),
-  ).toEqual(truth.prompts);
-  const byTool: Record<string, number> = {};
-  const changed = new Set<string>();
-  const checks: { status: string }[] = [];
-  for (const item of items) {
-    if (item.kind !== 'tool_call') continue;
-    byTool[item.call.tool] = (byTool[item.call.tool] ?? 0) + 1;
-    const meaning = classifyToolCall(item.call, root === undefined ? {} : { root });
-    if (!meaning.failed) for (const effect of meaning.fileEffects) changed.add(effect.path);
-    for (const check of meaning.checks) checks.push({ status: check.result.status });
-  }
-  expect(byTool).toEqual(truth.toolCalls);
-  expect([...changed].sort()).toEqual(truth.filesChanged);
-  expect(checks.map((c) => c.status)).toEqual(truth.checks.map((c) => c.status));
 }
 
 describe('Gemini CLI .jsonl chats', () => {

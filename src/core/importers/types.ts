@@ -95,6 +95,23 @@ export interface TranscriptMeta {
   readonly version: string | null;
   /** A fork's or subagent's parent session, when the format says. */
   readonly parentSessionId: string | null;
+  /**
+   * The files the agent's own tracker lists for the session, when the format keeps such a list (Cline/Roo
+   * `task_metadata.json` `files_in_context`): a ready record of what it read and edited.
+   */
+  readonly filesInContext?: readonly TranscriptFileInContext[];
+}
+
+/** One entry of an agent's own file tracker (Cline/Roo `FileMetadataEntry`); times are epoch ms. */
+export interface TranscriptFileInContext {
+  readonly path: string;
+  /** `active` | `stale` (Cline), as written. */
+  readonly state: string | null;
+  /** How it entered the context: `read_tool`, `cline_edited` / `roo_edited`, `user_edited`, `file_mentioned`. */
+  readonly source: string | null;
+  readonly readAt: number | null;
+  readonly editedAt: number | null;
+  readonly userEditedAt: number | null;
 }
 
 /** A line or record that could not be read; the rest of the file is still imported. */

@@ -1,0 +1,264 @@
+/**
+ * The task's model conversation (`api_conversation_history.json`) → items. Cline writes an array of Anthropic
+ * messages (`ClineStorageMessage`); Roo the same array (`ApiMessage`: `ts`, `isSummary`, `condenseId`,
+ * `condenseParent`, `isTruncationMarker`) or, from its AI-SDK history, `{version: 2, messages}` with `tool-call`
+ * / `tool-result` parts and `role: "tool"` messages (RooCodeInc/Roo-Code: src/core/task-persistence/). Tool
+ * calls are native (`tool_use` / `tool-call`, paired by id) or tags in the assistant's text, whose result is the
+ * next user message's `[execute_command for '…'] Result:` text. The person's words are the `<task>`,
+ * `<feedback>`, `<answer>` and `<user_message>` parts of user messages.
+ */
+import { exitCodeInOutput } from '../../tools';
+import type { ToolCall } from '../../tools/types';
+import type { TranscriptItem } from '../types';
+import { isRecord, strField, type Tally } from './tally';
+import { parseToolTags, type TagCall } from './xml-tools';
+
+const file = 'api_conversation_history.json';
+const personTags = /<(task|feedback|answer|user_message)>\n?([\s\S]*?)\n?<\/\1>/g;
+const resultHeader = /^\[([a-z_]+)(?: for [\s\S]*?)?\] Result:/;
+const failed =
+  /^(The tool execution failed with the following error:|The user denied this operation|\[ERROR\])/;
+const answeringTools = new Set([
+  'ask_followup_question',
+  'plan_mode_respond',
+  'attempt_completion',
+  'new_task',
+]);
+const compactionTools = new Set(['summarize_task', 'condense']);
+
+interface Pending {
+  readonly name: string;
+  readonly input: unknown;
+  readonly index: number;
+  readonly id: string | null;
+}
+
+export interface ApiWalkContext {
+  readonly tally: Tally;
+  /** The time of api message `index`, from its own `ts` or the ui messages. */
+  atOf(index: number, own: unknown): number | null;
+}
+
+/** Items of each message, by its index; the working directory its environment details name. */
+export function walkApiHistory(
+  messages: readonly unknown[],
+  ctx: ApiWalkContext,
+): { byIndex: TranscriptItem[][]; cwd: string | null } {
+  const byIndex: TranscriptItem[][] = messages.map(() => []);
+  const tagPending: Pending[] = [];
+  const native = new Map<string, Pending>();
+  let cwd: string | null = null;
+  const emit = (
+    index: number,
+    p: Pending,
+    result: { output?: string; error?: string; isError?: boolean } | null,
+  ) => {
+    const call = toolCall(p, result);
+    const at = ctx.atOf(p.index, (messages[p.index] as Record<string, unknown>)['ts']);
+    byIndex[index]?.push({
+      kind: 'tool_call',
+      at,
+      line: p.index + 1,
+      thread: null,
+      sourceId: p.id,
+      callId: p.id,
+      call,
+    });
+  };
+  messages.forEach((raw, index) => {
+    ctx.tally.records++;
+    const out = byIndex[index] as TranscriptItem[];
+    if (!isRecord(raw)) {
+      ctx.tally.malformed++;
+      ctx.tally.problem(index + 1, 'message is not an object', file);
+      return;
+    }
+    const at = ctx.atOf(index, raw['ts']);
+    const common = {
+      at,
+      line: index + 1,
+      thread: null,
+      sourceId: strField(raw, 'condenseId') ?? strField(raw, 'id'),
+    };
+    const blocks = blocksOf(raw['content']);
+    if (raw['isSummary'] === true || raw['isTruncationMarker'] === true) {
+      const summary = raw['isSummary'] === true ? blocks.map(textOf).join('\n') : null;
+      out.push({
+        ...common,
+        kind: 'compaction',
+        summary,
+        trigger: raw['isSummary'] === true ? 'condense' : 'truncation',
+        before: null,
+      });
+      return;
+    }
+    if (raw['type'] === 'reasoning' && raw['role'] === undefined) {
+      const summary = Array.isArray(raw['summary']) ? raw['summary'].map(textOf).join('\n') : '';
+      if (summary) out.push({ ...common, kind: 'assistant', text: summary, reasoning: true });
+      return;
+    }
+    const role = strField(raw, 'role');
+    if (role === 'assistant') {
+      for (const block of blocks) {
+        const type = isRecord(block) ? strField(block, 'type') : 'text';
+        if (type === 'text' || typeof block === 'string') {
+          const { calls, prose } = parseToolTags(textOf(block));
+          if (prose) out.push({ ...common, kind: 'assistant', text: prose, reasoning: false });
+          for (const call of calls) {
+            if (compactionTools.has(call.name)) {
+              out.push({
+                ...common,
+                kind: 'compaction',
+                summary: call.params['context'] ?? null,
+                trigger: call.name,
+                before: null,
+              });
+            } else tagPending.push({ name: call.name, input: tagInput(call), index, id: null });
+          }
+        } else if ((type === 'thinking' || type === 'reasoning') && isRecord(block)) {
+          const text = strField(block, 'thinking') ?? strField(block, 'text') ?? '';
+          if (text) out.push({ ...common, kind: 'assistant', text, reasoning: true });
+        } else if ((type === 'tool_use' || type === 'tool-call') && isRecord(block)) {
+          const id = strField(block, 'id') ?? strField(block, 'toolCallId');
+          const name = strField(block, 'name') ?? strField(block, 'toolName') ?? '(unnamed)';
+          const p = { name, input: block['input'] ?? {}, index, id };
+          if (id === null) emit(index, p, null);
+          else native.set(id, p);
+        }
+      }
+      return;
+    }
+    if (role !== 'user' && role !== 'tool') {
+      ctx.tally.unknownType(`role:${role ?? '(none)'}`);
+      out.push({
+        ...common,
+        kind: 'other',
+        recordType: `role:${role ?? '(none)'}`,
+        text: blocks.map(textOf).join('\n').slice(0, 4096),
+      });
+      return;
+    }
+    for (let k = 0; k < blocks.length; k++) {
+      const block = blocks[k];
+      const type = isRecord(block) ? strField(block, 'type') : 'text';
+      if ((type === 'tool_result' || type === 'tool-result') && isRecord(block)) {
+        const id = strField(block, 'tool_use_id') ?? strField(block, 'toolCallId') ?? '';
+        const text = resultText(type === 'tool_result' ? block['content'] : block['output']);
+        const p = native.get(id);
+        resultInstructions(text, p?.name ?? null, common, out);
+        if (!p) continue;
+        native.delete(id);
+        emit(index, p, {
+          output: text,
+          isError: block['is_error'] === true || isErrorOutput(block['output']),
+        });
+        continue;
+      }
+      if (type !== 'text') continue;
+      const text = textOf(block);
+      if (cwd === null) cwd = workingDirectory(text);
+      const header = resultHeader.exec(text);
+      const fenced = text.startsWith('<function_results>');
+      if ((header || fenced) && tagPending.length > 0) {
+        let result = header
+          ? text.slice(header[0].length).replace(/^\n/, '')
+          : text.replace(/^<function_results>\n?|\n?<\/function_results>\s*$/g, '');
+        if (header && result === '' && k + 1 < blocks.length && textOf(blocks[k + 1]) !== '')
+          result = textOf(blocks[++k]);
+        const at = header ? tagPending.findIndex((p) => p.name === header[1]) : 0;
+        const [p] = tagPending.splice(at < 0 ? 0 : at, 1);
+        resultInstructions(result, p?.name ?? null, common, out);
+        if (p) emit(index, p, { output: result });
+        continue;
+      }
+      instructions(text, common, out);
+    }
+    // One tool per message: a tag call the next user message does not answer never ran.
+    for (const p of tagPending.splice(0)) emit(index, p, null);
+  });
+  for (const p of native.values()) emit(p.index, p, null);
+  return { byIndex, cwd };
+}
+
+function blocksOf(content: unknown): unknown[] {
+  if (typeof content === 'string') return [content];
+  return Array.isArray(content) ? content : [];
+}
+
+function textOf(block: unknown): string {
+  if (typeof block === 'string') return block;
+  if (!isRecord(block)) return '';
+  return strField(block, 'text') ?? '';
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (isRecord(content)) {
+    // AI SDK tool output: {type: 'text' | 'error-text' | 'json' | 'content', value}.
+    const value = content['value'];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value)) return value.map(textOf).join('\n');
+    return value === undefined ? '' : JSON.stringify(value);
+  }
+  return blocksOf(content).map(textOf).join('\n');
+}
+
+function isErrorOutput(output: unknown): boolean {
+  return isRecord(output) && (output['type'] === 'error-text' || output['type'] === 'error-json');
+}
+
+function instructions(
+  text: string,
+  common: Omit<TranscriptItem & { kind: 'instruction' }, 'kind' | 'text'>,
+  out: TranscriptItem[],
+): void {
+  if (!text.includes('<')) return;
+  for (const m of text.matchAll(personTags)) {
+    const words = (m[2] as string).trim();
+    if (words) out.push({ ...common, kind: 'instruction', text: words });
+  }
+}
+
+/** The person's words inside a tool result: an answer, feedback on a completion or a denied call. */
+function resultInstructions(
+  text: string,
+  tool: string | null,
+  common: Omit<TranscriptItem & { kind: 'instruction' }, 'kind' | 'text'>,
+  out: TranscriptItem[],
+): void {
+  if (
+    (tool !== null && answeringTools.has(tool)) ||
+    /The user (?:provided|denied this operation and provided)/.test(text)
+  )
+    instructions(text, common, out);
+}
+
+/** Cline: `# Current Working Directory (/x) Files`; Roo: `# Current Workspace Directory (/x) Files`. */
+function workingDirectory(text: string): string | null {
+  const m = /# Current (?:Working|Workspace) Directory \(([^)\n]+)\) Files/.exec(text);
+  return m ? (m[1] as string) : null;
+}
+
+function tagInput(call: TagCall): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...call.params };
+  if (typeof input['requires_approval'] === 'string')
+    input['requires_approval'] = input['requires_approval'] === 'true';
+  return input;
+}
+
+function toolCall(p: Pending, result: { output?: string; isError?: boolean } | null): ToolCall {
+  if (result === null || result.output === undefined) return { tool: p.name, input: p.input };
+  const output = result.output;
+  const call: { tool: string; input: unknown; output: string; exitCode?: number | null; error?: string } = {
+    tool: p.name,
+    input: p.input,
+    output,
+  };
+  if (result.isError || failed.test(output)) call.error = output.slice(0, 2000);
+  if (p.name === 'execute_command') {
+    // Roo: `Command executed in terminal within working directory '…'. Exit code: N`; Cline writes none.
+    const roo = /^(?:[^\n]*\n)?[^\n]*?Exit code: (-?\d{1,3})\b/.exec(output);
+    call.exitCode = roo ? Number(roo[1]) : (exitCodeInOutput(output)?.exitCode ?? null);
+  }
+  return call;
+}

@@ -1,0 +1,133 @@
+/**
+ * Cline and Roo task folders against the generators' own record (test/fixtures/transcripts/cline.ts): prompts,
+ * tool calls (tags in the text and native calls), files changed, checks; compactions from the ui truncation,
+ * Roo's condensation and truncation marker; unknown kinds; a message that is not an object; a broken file.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseClineTask, parseToolTags } from '../../src/core/importers/cline';
+import { generateClineTask, generateRooTask } from '../fixtures/transcripts/cline';
+import { expectTruth } from './import-gemini-truth';
+
+describe('Cline task folders (tool tags in the text)', () => {
+  const fixture = generateClineTask();
+  const parsed = parseClineTask(fixture.files, { taskId: fixture.taskId });
+  const { truth } = fixture;
+
+  it('is long, and every prompt, tool call, file change and check is accounted for', () => {
+    expect(truth.records).toBeGreaterThanOrEqual(200);
+    expect(parsed.stats.records).toBe(truth.records);
+    expectTruth(parsed.items, truth);
+    expect(truth.checks.map((c) => c.status)).toEqual(expect.arrayContaining(['passed', 'failed']));
+  });
+
+  it('reads the session from the folder: agent, working directory, times, model, files in context', () => {
+    expect(parsed.meta).toMatchObject({
+      agent: 'cline',
+      sessionId: fixture.taskId,
+      cwd: '/home/dev/app',
+      model: 'claude-sonnet-4-5',
+      version: '3.38.2',
+    });
+    expect(parsed.meta.startedAt).toBeGreaterThan(Number(fixture.taskId));
+    const edited = (parsed.meta.filesInContext ?? [])
+      .filter((f) => f.source === 'cline_edited')
+      .map((f) => f.path)
+      .sort();
+    expect(edited).toEqual(truth.filesInContext);
+    // Times come from the ui messages said while each api message was the last; the few api messages with no ui
+    // counterpart (the retry after the broken message) have none.
+    const timed = parsed.items.filter((i) => i.at !== null).length;
+    expect(timed / parsed.items.length).toBeGreaterThan(0.95);
+  });
+
+  it('turns the ui truncation into a compaction placed before the request it shaped, and counts unknown kinds', () => {
+    const compactions = parsed.items.filter((i) => i.kind === 'compaction');
+    expect(compactions).toHaveLength(truth.compactions);
+    expect(compactions[0]?.kind === 'compaction' && compactions[0]).toMatchObject({
+      trigger: 'truncation',
+      before: 40,
+    });
+    expect(parsed.stats.unknown).toEqual(truth.unknown);
+    expect(
+      parsed.items.filter((i) => i.kind === 'other').map((i) => (i.kind === 'other' ? i.recordType : '')),
+    ).toEqual(Object.keys(truth.unknown));
+  });
+
+  it('reports the message that is not an object by its index and parses the rest', () => {
+    expect(parsed.problems).toEqual(
+      truth.malformedLines.map((line) => ({
+        line,
+        message: 'message is not an object',
+        file: 'api_conversation_history.json',
+      })),
+    );
+    expect(parsed.stats.malformed).toBe(1);
+  });
+
+  it('keeps a 5 MB output whole and U+FFFD from bytes that were not UTF-8; Cline writes no exit code', () => {
+    const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i.call] : []));
+    expect(calls.some((c) => (c.output?.length ?? 0) >= 5 * 1024 * 1024)).toBe(true);
+    expect(calls.some((c) => c.output?.includes('\uFFFD'))).toBe(true);
+    expect(calls.filter((c) => c.tool === 'execute_command').every((c) => c.exitCode === null)).toBe(true);
+  });
+
+  it('still reads the api history when ui_messages.json is cut short, and says which file was', () => {
+    const cut = parseClineTask(
+      { ...fixture.files, uiMessages: fixture.files.uiMessages.slice(0, 5000) },
+      { taskId: fixture.taskId },
+    );
+    expect(cut.problems[0]).toMatchObject({ line: 1, file: 'ui_messages.json' });
+    expect(cut.items.filter((i) => i.kind === 'instruction').length).toBe(truth.prompts.length);
+    expect(parseClineTask({ apiConversationHistory: '{"messages": []}' }).problems[0]?.message).toMatch(
+      /neither/,
+    );
+  });
+});
+
+describe('Roo task folders ({version: 2, messages}, native tool calls)', () => {
+  const fixture = generateRooTask();
+  const parsed = parseClineTask(fixture.files, { taskId: fixture.taskId });
+  const { truth } = fixture;
+
+  it('is long, and every prompt, tool call, file change and check is accounted for', () => {
+    expect(truth.records).toBeGreaterThanOrEqual(200);
+    expect(parsed.stats.records).toBe(truth.records);
+    expectTruth(parsed.items, truth);
+    expect(parsed.meta.agent).toBe('roo');
+    expect(parsed.meta.cwd).toBe('/home/dev/app');
+  });
+
+  it('reads the exit code Roo writes into the text', () => {
+    const shells = parsed.items.flatMap((i) =>
+      i.kind === 'tool_call' && i.call.tool === 'execute_command' ? [i.call] : [],
+    );
+    expect(shells.length).toBeGreaterThan(0);
+    expect(shells.every((c) => c.exitCode === (c.output?.includes('Exit code: 1') ? 1 : 0))).toBe(true);
+  });
+
+  it('turns the condensation and the truncation marker into compactions, with the summary kept', () => {
+    const compactions = parsed.items.flatMap((i) => (i.kind === 'compaction' ? [i] : []));
+    expect(compactions.map((c) => c.trigger)).toEqual(['condense', 'truncation']);
+    expect(compactions[0]?.summary).toContain('Conversation Summary');
+    expect(compactions[0]?.sourceId).toBe('condense-1');
+    expect(parsed.stats.unknown).toEqual(truth.unknown);
+  });
+});
+
+describe('tool tags in assistant text', () => {
+  it('reads params, keeps a body holding the closing tag of another param, and takes an open tag to the end', () => {
+    const { calls, prose } = parseToolTags(
+      'Let me write it.\n<write_to_file>\n<path>a.md</path>\n<content>\nx </path> y\n</content>\n</write_to_file>',
+    );
+    expect(prose).toBe('Let me write it.');
+    expect(calls).toEqual([
+      { name: 'write_to_file', params: { path: 'a.md', content: 'x </path> y' }, closed: true },
+    ]);
+    expect(parseToolTags('<execute_command>\n<command>npm te').calls[0]).toEqual({
+      name: 'execute_command',
+      params: { command: 'npm te' },
+      closed: false,
+    });
+    expect(parseToolTags('<thinking>no tool here</thinking>').calls).toEqual([]);
+  });
+});
