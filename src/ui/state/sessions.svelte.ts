@@ -100,7 +100,8 @@ export class SessionsState extends ViewState {
     if (!brain) return;
     this.deleting.error = null;
     const [tasks, plan] = await Promise.all([brain.listTasks(session.id), brain.planCleanup()]);
-    const heavy = new Map(plan.tasks.map((t) => [t.taskId, t.heavy]));
+    const heavy: Record<number, { stepBytes: number; checkpointExclusiveStoredBytes: number }> =
+      Object.fromEntries(plan.tasks.map((t) => [t.taskId, t.heavy]));
     const unpinned = tasks.filter((t) => !t.pinned && t.heavyRemovedAt === null);
     this.deletion = {
       session,
@@ -108,7 +109,7 @@ export class SessionsState extends ViewState {
       pinned: tasks.filter((t) => t.pinned).length,
       cleanable: unpinned.length,
       cleanableBytes: unpinned.reduce((sum, t) => {
-        const h = heavy.get(t.id);
+        const h = heavy[t.id];
         return sum + (h ? h.stepBytes + h.checkpointExclusiveStoredBytes : 0);
       }, 0),
     };
