@@ -30,6 +30,8 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
       const skip = cheapSkipType(line);
       if (skip !== null) {
         count(s.skipped, skip);
+        // Skipped unread: a torn last line of this type is still told by its missing closing brace.
+        if (!line.trimEnd().endsWith('}')) lastFailed = lineNo;
         return [];
       }
       let value: unknown;
@@ -48,9 +50,11 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
     finish(opts) {
       if (opts?.torn === true && lastFailed !== null) {
         tornLastLine = true;
-        s.malformed--;
         const at = s.problems.findIndex((p) => p.line === lastFailed);
-        if (at >= 0) s.problems.splice(at, 1);
+        if (at >= 0) {
+          s.problems.splice(at, 1);
+          s.malformed--;
+        }
       }
       s.out = [];
       flushCompaction(s, null, null);

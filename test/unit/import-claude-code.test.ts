@@ -1,0 +1,251 @@
+/**
+ * The Claude Code parser on the generated session (test/fixtures/transcripts/claude-code.ts), item by item against
+ * the ground truth the generator wrote: every prompt, tool call (tool, thread, exit code, error), changed file and
+ * its body, check, compaction, rewind, thread, backup, skipped and unknown record; the subagent file; bad lines.
+ */
+import { describe, expect, it } from 'vitest';
+import { createClaudeCodeParser } from '../../src/core/importers/claude-code';
+import type { ClaudeCodeParserOptions } from '../../src/core/importers/claude-code';
+import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
+import { classifyToolCall } from '../../src/core/tools';
+import { decodeLines, generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
+
+type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
+
+function parse(
+  bytes: Uint8Array,
+  options?: ClaudeCodeParserOptions,
+): { items: TranscriptItem[]; parser: LineParser } {
+  const { lines, torn } = decodeLines(bytes);
+  const parser = createClaudeCodeParser(options);
+  const items: TranscriptItem[] = [];
+  lines.forEach((line, i) => items.push(...parser.push(line, i + 1)));
+  items.push(...parser.finish({ torn }));
+  return { items, parser };
+}
+
+const of = <K extends TranscriptItem['kind']>(items: TranscriptItem[], kind: K) =>
+  items.filter((i): i is Of<K> => i.kind === kind);
+
+const fixture = generateClaudeCodeSession();
+const { truth } = fixture;
+const { items, parser } = parse(fixture.main.bytes);
+const calls = of(items, 'tool_call');
+const callById = new Map(calls.map((c) => [c.callId, c]));
+
+describe('Claude Code session: counts against the ground truth', () => {
+  it('is long and reads every line', () => {
+    expect(decodeLines(fixture.main.bytes).lines.length).toBeGreaterThanOrEqual(200);
+    expect(parser.stats().records).toBe(decodeLines(fixture.main.bytes).lines.length);
+  });
+
+  it('finds every prompt, in order, and nothing else as a prompt', () => {
+    const main = of(items, 'instruction').filter((i) => i.thread === null);
+    expect(main.map((i) => i.text)).toEqual(truth.prompts);
+    for (const [thread, prompts] of Object.entries(truth.threadPrompts)) {
+      expect(
+        of(items, 'instruction')
+          .filter((i) => i.thread === thread)
+          .map((i) => i.text),
+      ).toEqual(prompts);
+    }
+  });
+
+  it('pairs every tool call with its result: tool, thread, exit code, error', () => {
+    expect(calls.map((c) => c.callId).sort()).toEqual(truth.toolCalls.map((c) => c.id).sort());
+    for (const t of truth.toolCalls) {
+      const c = callById.get(t.id) as Of<'tool_call'>;
+      expect(c.call.tool).toBe(t.tool);
+      expect(c.thread).toBe(t.thread);
+      expect(typeof c.call.output).toBe('string');
+      if (t.exitCode !== undefined) expect(c.call.exitCode ?? null).toBe(t.exitCode);
+      expect(c.call.error !== undefined).toBe(t.error);
+    }
+  });
+
+  it('carries the changed files with the bodies the agent left', () => {
+    const paths = new Set(calls.flatMap((c) => (c.files ?? []).map((f) => f.path)));
+    expect([...paths].sort()).toEqual([...truth.filesChanged].sort());
+    for (const [id, after] of Object.entries(truth.afterBodies)) {
+      const files = callById.get(id)?.files ?? [];
+      expect(files).toHaveLength(1);
+      expect(files[0]?.after).toBe(after);
+      expect(files[0]?.before).not.toBe(after);
+    }
+    const edit = calls.find((c) => c.call.tool === 'Edit' && c.files !== undefined);
+    expect(edit?.files?.[0]?.diff).toMatch(
+      /^--- \/home\/dev\/projects\/ledger\/src\/\S+\n\+\+\+ .*\n@@ -\d+,1 \+\d+,1 @@\n-/,
+    );
+    const write = calls.find((c) => c.call.tool === 'Write');
+    expect(write?.files?.[0]?.before).toBeNull();
+  });
+
+  it('gives the classifier what it needs to read each check and its result', () => {
+    expect(truth.checks.length).toBeGreaterThan(5);
+    for (const check of truth.checks) {
+      const c = callById.get(check.callId) as Of<'tool_call'>;
+      expect(c.call.exitCode).toBe(check.exitCode);
+      const meaning = classifyToolCall(c.call, { root: truth.cwd });
+      expect(meaning.checks.length).toBe(1);
+      expect(meaning.checks[0]?.result.status).toBe(check.exitCode === 0 ? 'passed' : 'failed');
+    }
+    const todo = calls.find((c) => c.call.tool === 'TodoWrite') as Of<'tool_call'>;
+    expect(classifyToolCall(todo.call).plan?.items.length).toBe(3);
+  });
+
+  it('finds the compaction with the agent summary, the rewind, the threads and the backups', () => {
+    expect(
+      of(items, 'compaction').map((c) => ({ summary: c.summary, trigger: c.trigger, preTokens: c.before })),
+    ).toEqual(truth.compactions);
+    expect(of(items, 'rewind').map((r) => r.toSourceId)).toEqual(truth.rewinds);
+    const inline = truth.threads.filter((t) => t.id.startsWith('sidechain-'));
+    expect(of(items, 'thread').map((t) => ({ id: t.id, parentCallId: t.parentCallId }))).toEqual(inline);
+    const agent = callById.get(truth.threads.find((t) => t.id === truth.subagentId)?.parentCallId ?? '');
+    expect((agent?.call.result as { agentId?: string }).agentId).toBe(truth.subagentId.replace('agent-', ''));
+    const backups = of(items, 'file_backup');
+    expect(new Set(backups.map((b) => b.backupFileName ?? `${b.path}@v${b.version}`))).toEqual(
+      truth.fileBackups,
+    );
+    expect(backups).toHaveLength(truth.fileBackups.size);
+  });
+
+  it('counts what it skips, repeats and does not know; keeps unknown and injected records searchable', () => {
+    const stats = parser.stats();
+    expect(stats.skipped['progress']).toBe(truth.progress);
+    expect(stats.unknown).toEqual(truth.unknown);
+    expect(stats.duplicates).toBe(truth.duplicates);
+    const others = of(items, 'other');
+    expect(others.filter((o) => !(o.recordType in truth.unknown))).toHaveLength(truth.others);
+    expect(
+      others.some((o) => o.recordType === 'x-ledger-sync' && o.text.includes('s3://ledger-backups/nightly')),
+    ).toBe(true);
+    expect(others.some((o) => o.recordType === 'user:command' && o.text.includes('/model'))).toBe(true);
+  });
+
+  it('reports the line a crash cut mid-file by number, and the torn last line apart', () => {
+    expect(parser.problems().map((p) => p.line)).toEqual(truth.malformedLines);
+    expect(parser.problems()[0]?.message).toMatch(/^Line \d+ is not valid JSON/);
+    expect(parser.stats().malformed).toBe(truth.malformedLines.length);
+    expect(parser.stats().tornLastLine).toBe(true);
+  });
+
+  it('keeps the 5 MB result whole and copes with bytes that are not UTF-8', () => {
+    const big = callById.get(truth.bigOutput?.callId ?? '') as Of<'tool_call'>;
+    expect(big.call.output?.length).toBe(truth.bigOutput?.length);
+    expect(big.call.exitCode).toBe(0);
+    expect(big.call.result).not.toHaveProperty('stdout');
+    const raw = callById.get(truth.rawBytesCallId ?? '') as Of<'tool_call'>;
+    expect(raw.call.output).toContain('M\uFFFD');
+  });
+
+  it('fills the meta from the records', () => {
+    expect(parser.meta()).toMatchObject({
+      agent: 'claude-code',
+      sessionId: truth.sessionId,
+      cwd: truth.cwd,
+      version: truth.version,
+      model: truth.model,
+      title: truth.title,
+      parentSessionId: null,
+    });
+  });
+
+  it('gives every item a distinct source id', () => {
+    const ids = items.map((i) => i.sourceId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('Claude Code subagent file', () => {
+  const parentCallId = truth.threads.find((t) => t.id === truth.subagentId)?.parentCallId ?? null;
+  const { items: sub, parser: subParser } = parse(fixture.subagent.bytes, {
+    thread: { id: truth.subagentId, parentCallId },
+  });
+
+  it('opens its thread and puts every item in it', () => {
+    expect(sub[0]).toMatchObject({ kind: 'thread', id: truth.subagentId, parentCallId, thread: null });
+    expect(sub.slice(1).every((i) => i.thread === truth.subagentId)).toBe(true);
+    expect(of(sub, 'instruction').map((i) => i.text)).toEqual(truth.subagentPrompts);
+    expect(of(sub, 'tool_call').map((c) => [c.callId, c.call.tool, c.call.exitCode ?? null])).toEqual(
+      truth.subagentToolCalls.map((c) => [c.id, c.tool, c.exitCode ?? null]),
+    );
+    expect(subParser.meta().parentSessionId).toBe(truth.sessionId);
+  });
+});
+
+describe('Claude Code bad input', () => {
+  const good = (uuid: string, parent: string | null, text: string) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: text },
+      uuid,
+      sessionId: 's',
+      timestamp: '2026-11-20T09:00:00.000Z',
+    });
+
+  it('reports a malformed line by number and reads the rest', () => {
+    const p = createClaudeCodeParser();
+    const out = [
+      ...p.push(good('u1', null, 'first'), 1),
+      ...p.push('{"type":"user", oops', 2),
+      ...p.push('[1,2]', 3),
+    ];
+    out.push(...p.push(good('u2', 'u1', 'second'), 4), ...p.finish());
+    expect(of(out, 'instruction').map((i) => i.text)).toEqual(['first', 'second']);
+    expect(p.problems().map((x) => x.line)).toEqual([2, 3]);
+    expect(p.stats()).toMatchObject({ malformed: 2, tornLastLine: false });
+  });
+
+  it('tells a torn last line from a malformed one', () => {
+    const torn = good('u2', 'u1', 'cut').slice(0, 50);
+    for (const isTorn of [true, false]) {
+      const p = createClaudeCodeParser();
+      p.push(good('u1', null, 'first'), 1);
+      p.push(torn, 2);
+      p.finish({ torn: isTorn });
+      expect(p.stats().tornLastLine).toBe(isTorn);
+      expect(p.problems()).toHaveLength(isTorn ? 0 : 1);
+    }
+  });
+
+  it('does not take a nested "type":"progress" for a progress record', () => {
+    const p = createClaudeCodeParser();
+    const line = JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: 'hi' },
+      toolUseResult: { type: 'progress' },
+      uuid: 'u1',
+    });
+    expect(of(p.push(line, 1), 'instruction')).toHaveLength(1);
+    expect(p.stats().skipped['progress']).toBeUndefined();
+  });
+
+  it('flushes calls that never got a result, without an output', () => {
+    const p = createClaudeCodeParser();
+    p.push(
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          model: 'm',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }],
+        },
+      }),
+      1,
+    );
+    const [item] = p.finish();
+    expect(item).toMatchObject({
+      kind: 'tool_call',
+      callId: 'toolu_1',
+      call: { tool: 'Bash', input: { command: 'npm test' } },
+    });
+    expect((item as Of<'tool_call'>).call.output).toBeUndefined();
+  });
+});
