@@ -1,0 +1,78 @@
+/**
+ * OpenHands V1 conversation folders against the generator's own record (test/fixtures/transcripts/openhands.ts):
+ * prompts, tool calls, files changed and checks; the Condensation, the branch (a rewind), the unknown kind, the
+ * event file cut short (named, the rest read), exit codes and the editor's bodies, an action with no observation.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseOpenHandsConversation } from '../../src/core/importers/openhands';
+import { generateOpenHandsConversation } from '../fixtures/transcripts/openhands';
+import { expectTruth } from './import-gemini-truth';
+
+describe('OpenHands V1 conversations', () => {
+  const fixture = generateOpenHandsConversation();
+  const { truth } = fixture;
+  // The folder as a picker hands it over: in no particular order.
+  const parsed = parseOpenHandsConversation([...fixture.files].reverse());
+
+  it('is long, and every prompt, tool call, file change and check is accounted for', () => {
+    expect(truth.records).toBeGreaterThanOrEqual(200);
+    expect(parsed.stats.records).toBe(truth.records);
+    expectTruth(parsed.items, truth);
+    expect(truth.checks.map((c) => c.status)).toEqual(expect.arrayContaining(['passed', 'failed']));
+  });
+
+  it('reads the session from base_state.json and the times as UTC', () => {
+    expect(parsed.meta).toMatchObject({
+      agent: 'openhands',
+      sessionId: fixture.conversationId,
+      cwd: '/workspace/project',
+      model: 'litellm_proxy/claude-sonnet-4-5-20250929',
+    });
+    expect(parsed.meta.startedAt).toBeGreaterThan(Date.UTC(2026, 10, 23, 10, 0, 0));
+    expect(parsed.meta.startedAt).toBeLessThan(Date.UTC(2026, 10, 23, 10, 1, 0));
+  });
+
+  it('turns the Condensation into a compaction with its summary and the count it forgot; the branch into a rewind', () => {
+    const compactions = parsed.items.flatMap((i) => (i.kind === 'compaction' ? [i] : []));
+    expect(compactions).toHaveLength(truth.compactions);
+    expect(compactions[0]).toMatchObject({ trigger: 'condenser', before: 59 });
+    expect(compactions[0]?.summary).toContain('PENDING: tests.');
+    const rewinds = parsed.items.flatMap((i) => (i.kind === 'rewind' ? [i] : []));
+    expect(rewinds.map((r) => [r.toSourceId, r.inclusive])).toEqual(truth.rewinds.map((id) => [id, false]));
+  });
+
+  it('counts the unknown kind, skips the bookkeeping ones, and names the event file that was cut short', () => {
+    expect(parsed.stats.unknown).toEqual(truth.unknown);
+    expect(parsed.stats.skipped).toMatchObject({ SystemPromptEvent: 1, CondensationRequest: 1 });
+    expect(parsed.problems.map((p) => p.line)).toEqual(truth.malformedLines);
+    const bad = fixture.files.find((f) => f.text.endsWith('"kind": "Act'));
+    expect(parsed.problems[0]?.file).toBe(bad?.name);
+  });
+
+  it('keeps exit codes, the editor bodies, a 5 MB output and U+FFFD; an action with no observation has no result', () => {
+    const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i] : []));
+    const terminal = calls.filter((c) => c.call.tool === 'terminal' && c.call.output !== undefined);
+    expect(
+      terminal.every((c) => c.call.exitCode === (c.call.output?.includes('exit code 1.]') ? 1 : 0)),
+    ).toBe(true);
+    const created = calls.find(
+      (c) => c.call.tool === 'file_editor' && (c.call.input as { command?: string }).command === 'create',
+    );
+    expect(created?.files?.[0]).toMatchObject({ before: null });
+    const edited = calls.find(
+      (c) =>
+        c.call.tool === 'file_editor' && (c.call.input as { command?: string }).command === 'str_replace',
+    );
+    expect(edited?.files?.[0]?.before).toContain('max_length=50');
+    expect(calls.find((c) => c.callId === truth.bigOutputCall)?.call.output?.length).toBeGreaterThanOrEqual(
+      5 * 1024 * 1024,
+    );
+    expect(calls.find((c) => c.callId === truth.replacementCharCall)?.call.output).toContain('\uFFFD');
+    const open = calls.find((c) => c.callId === truth.openCall);
+    expect(open?.call).toEqual({
+      tool: 'terminal',
+      input: { command: 'python manage.py runserver', is_input: false, timeout: null, reset: false },
+    });
+    expect(calls.at(-1)?.callId).toBe(truth.openCall);
+  });
+});
