@@ -1,17 +1,71 @@
-import type {
-  BrainChange,
-  CompressionResult,
-  ContextBudget,
-  ResumePoint,
-  Session,
-  SessionEvent,
-  SessionId,
+import {
+  isBrainError,
+  type AgentFileContent,
+  type Brain,
+  type BrainChange,
+  type CompressionResult,
+  type ContextBudget,
+  type PlanItem,
+  type ProgressEntry,
+  type ResumePoint,
+  type Session,
+  type SessionEvent,
+  type SessionId,
 } from '../../lib/index';
+import { messageOf } from '../errors';
 import { Operation } from './operation.svelte';
 import { ViewState } from './view-state.svelte';
 
 /** The events that make the progress log: what happened to the plan, and what the agent said comes next. */
 const progressKinds = ['progress', 'plan_step_started', 'plan_step_done'] as const;
+
+/** The project's own plan files (the agent's `.agent/plan/`), shown when the session recorded no plan. */
+export const projectPlanPath = '.agent/plan/PLAN.md';
+export const projectProgressPath = '.agent/plan/PROGRESS.md';
+
+/** The open project's PLAN.md, parsed; or why it could not be read. */
+export type ProjectPlanFile =
+  | {
+      readonly path: string;
+      readonly title: string | null;
+      readonly goal: string | null;
+      readonly items: readonly PlanItem[];
+      readonly problems: number;
+    }
+  | { readonly path: string; readonly error: string };
+
+/** The open project's PROGRESS.md, parsed (entries in file order); or why it could not be read. */
+export type ProjectProgressFile =
+  | { readonly path: string; readonly entries: readonly ProgressEntry[]; readonly problems: number }
+  | { readonly path: string; readonly error: string };
+
+/** Whether a compression now would move anything, and if not, why not (for a disabled button). */
+export function compressBlocker(budget: ContextBudget | null, resume: ResumePoint | null): string | null {
+  if (!budget) return null;
+  if (budget.before.events === 0) return 'Nothing to compress: the session has recorded no events yet.';
+  const moving = budget.kept.length + budget.dropped.length;
+  // A failed append leaves events out of SESSION.jsonl; a compression rewrites the file, so it still helps.
+  if (moving === 0 && (resume?.folder?.missingFromFile ?? 0) === 0) {
+    const n = budget.tail.length;
+    return `Nothing to move: all ${n} active event${n === 1 ? '' : 's'} fit in the verbatim tail a compression keeps.`;
+  }
+  return null;
+}
+
+/** A project file read for the view: null when it is not there, an error said when it cannot be read. */
+async function readProjectFile<T>(
+  brain: Brain,
+  path: string,
+  view: (content: AgentFileContent) => T | null,
+): Promise<T | { path: string; error: string } | null> {
+  try {
+    return view(await brain.readAgentFile(path));
+  } catch (error) {
+    if (isBrainError(error, 'NotFound') || isBrainError(error, 'NotADirectory')) return null;
+    if (isBrainError(error)) return { path, error: messageOf(error) };
+    throw error;
+  }
+}
 
 /**
  * The plan & progress view's data for one session: its resume point (first unfinished action, plan, checks
@@ -24,6 +78,9 @@ export class PlanState extends ViewState {
   /** Newest first. */
   log = $state.raw<readonly SessionEvent[]>([]);
   budget = $state.raw<ContextBudget | null>(null);
+  /** The open project's PLAN.md / PROGRESS.md (null: no project open, or no such file). */
+  projectPlan = $state.raw<ProjectPlanFile | null>(null);
+  projectProgress = $state.raw<ProjectProgressFile | null>(null);
   lastCompression = $state.raw<CompressionResult | null>(null);
   compressing = new Operation();
   loaded = $state(false);
@@ -69,7 +126,10 @@ export class PlanState extends ViewState {
           brain.activeCheckpoint(session.id),
         ])
       : [null, [], null];
+    const [projectPlan, projectProgress] = await this.#projectFiles(brain);
     if (want !== this.#want) return;
+    this.projectPlan = projectPlan;
+    this.projectProgress = projectProgress;
     this.sessions = sessions;
     this.session = session;
     this.resume = resume;
@@ -77,5 +137,21 @@ export class PlanState extends ViewState {
     this.budget = active?.budget ?? null;
     this.error = null;
     this.loaded = true;
+  }
+
+  /** The project's plan files, read through the project API (as the Project view reads them). */
+  async #projectFiles(brain: Brain): Promise<[ProjectPlanFile | null, ProjectProgressFile | null]> {
+    const info = await brain.projectInfo();
+    if (info?.agentFolder !== 'present') return [null, null];
+    return Promise.all([
+      readProjectFile(brain, projectPlanPath, ({ path, view, problems }) =>
+        view.kind === 'plan'
+          ? { path, title: view.title, goal: view.goal, items: view.items, problems: problems.length }
+          : null,
+      ),
+      readProjectFile(brain, projectProgressPath, ({ path, view, problems }) =>
+        view.kind === 'progress' ? { path, entries: view.entries, problems: problems.length } : null,
+      ),
+    ]);
   }
 }
