@@ -29,7 +29,10 @@ export const nextActionLabels: Record<NextAction['kind'], string> = {
   resolve_blocker: 'Resolve the blocker',
   continue_step: 'Continue the step in progress',
   start_step: 'Start the next step',
+  continue_todo: 'Continue the todo in progress',
+  start_todo: 'Start the next todo',
   fix_validation: 'Fix the failing check',
+  stated_intention: 'Go on as the agent said',
   follow_instruction: 'Follow the latest instruction',
   progress_next: 'As the agent said',
   done: 'Everything is done',
@@ -41,3 +44,17 @@ export const validationLabels: Record<ValidationResult, string> = {
   failed: 'failed',
   error: 'error',
 };
+
+/**
+ * The built-in demo project is kept under the folder name "demo" (storage/agent-folder/opfs-projects.ts) but is
+ * the library tiny-paginate (its package.json, and what the demo view calls it): every view names it that way.
+ */
+export const demoProjectTitle = 'tiny-paginate';
+
+/** The folder name the demo is kept under; no other project may take it (ui/archive.ts projectNameProblem). */
+const demoFolderName = 'demo';
+
+/** A project as people see it named: the demo as tiny-paginate, any other by its own name. */
+export function projectTitle(project: { readonly kind?: string; readonly name: string }): string {
+  return project.kind === 'demo' || project.name === demoFolderName ? demoProjectTitle : project.name;
+}

@@ -182,7 +182,7 @@ test('the whole brain exports from the Storage view: one zip of agent.db and the
   await pageA.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Storage' }).click();
   const panel = pageA.getByTestId('archive-panel');
   await expect(panel.getByTestId('archive-contents')).toContainText(
-    '6 files of .agent in the project “demo”',
+    '6 files of .agent in the project “tiny-paginate”',
   );
   const progress = await recordProgress(pageA);
   const download = pageA.waitForEvent('download');
@@ -233,7 +233,7 @@ test('importing into a brain that moved on says what it replaces, then every vie
   );
   await expect(dialog.getByTestId('replace-database')).toContainText('3 sessions and everything in them');
   await expect(dialog.getByTestId('replace-files')).toContainText(
-    '.agent files in the project “demo” (kept in this browser): 6 files replaced and 0 added; 1 file not in the archive stays as it is.',
+    '.agent files in the project “tiny-paginate” (kept in this browser): 6 files replaced and 0 added; 1 file not in the archive stays as it is.',
   );
   await saveScreenshot(pageA, 'archive-confirm-light');
   await expectAccessible(pageA, 'the import confirmation');
@@ -242,7 +242,7 @@ test('importing into a brain that moved on says what it replaces, then every vie
   await dialog.getByRole('button', { name: 'Replace this brain' }).click();
   const done = pageA.getByTestId('archive-import-done');
   await expect(done).toContainText(`Imported ${exported.name}: the database (schema version`);
-  await expect(done).toContainText('and 6 .agent files into the project “demo”. 1 file of the project');
+  await expect(done).toContainText('and 6 .agent files into the project “tiny-paginate”. 1 file of the project');
   const seen = await progress();
   expect(
     seen.some((text) => /^Writing the \.agent files….*\d of 6/.test(text)),

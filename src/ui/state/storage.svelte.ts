@@ -1,6 +1,7 @@
 import { isBrainError, type ImportReport } from '../../lib/index';
 import { messageOf } from '../errors';
 import { bytesToBlob, exportFileName, readFileWithProgress } from '../files';
+import { refusalReason } from '../refusal';
 import { moveToWorker } from '../transfer';
 import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
@@ -12,7 +13,7 @@ function importFailure(error: unknown): string {
     isBrainError(error, 'CorruptDatabase') ||
     isBrainError(error, 'NewerSchema')
   ) {
-    return `This file was refused: ${error.message} Your current database is unchanged.`;
+    return `This file was refused: ${refusalReason(error.message)} Your current database is unchanged.`;
   }
   return `The import failed: ${messageOf(error)}`;
 }
