@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { playwright } from '@vitest/browser-playwright';
@@ -9,20 +12,78 @@ const isBrowserRun = process.argv.includes('browser') || process.env['VITEST_BRO
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** The package's runtime dependencies stay imports in its entries; everything else is bundled. */
+const packageDependencies = Object.keys(
+  (JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { dependencies?: Record<string, string> })
+    .dependencies ?? {},
+);
+const isPackageDependency = (id: string) =>
+  packageDependencies.some((name) => id === name || id.startsWith(`${name}/`));
+
 /**
- * `vite build --mode lib`: the embedding API as an ES module library. Library mode inlines the wasm into the
- * worker file, so the library is two self-contained files (entry + worker) with no asset paths to configure.
+ * Vite writes a worker's URL as `new URL("…", '' + import.meta.url)`; a consumer's bundler only follows
+ * `new URL('./…', import.meta.url)` (and `new Worker(` right before it), so the package says it that way.
+ */
+const bundlerReadableUrls: Plugin = {
+  name: 'agent-brain:bundler-readable-urls',
+  renderChunk(code) {
+    // new URL(/* @vite-ignore */ new URL("./x", import.meta.url).href, "" + import.meta.url) → new URL("./x", import.meta.url)
+    const nested =
+      /new URL\(\s*(?:\/\* @vite-ignore \*\/\s*)?new URL\(("\.\/[^"]+"), import\.meta\.url\)\.href,\s*(?:""|'') \+ import\.meta\.url\s*\)/g;
+    // The line count stays (the sourcemap's lines still hold); bundlers allow any white space there.
+    const rewritten = code.replace(
+      nested,
+      (match: string, file: string) => `new URL(${file},${match.replace(/[^\n]/g, '')} import.meta.url)`,
+    );
+    return rewritten === code ? null : { code: rewritten, map: null };
+  },
+};
+
+/**
+ * `vite build --mode lib`: the embedding API as an npm package in `dist-lib/`. Not Vite's library mode, which
+ * inlines the wasm into the worker as base64 (3.3 MB, no streaming compilation, refused by a strict CSP): a normal
+ * build of two entries (`agent-brain.js`, `markdown.js`) with a relative base, so the workers and the wasm are
+ * files next to them, referenced as `new URL('./…', import.meta.url)` — what any bundler follows to emit them.
+ * The workers are self-contained; the entries import the package's dependencies.
  */
 const libraryConfig: ViteUserConfig = {
   root: here('.'),
   publicDir: false as const,
-  worker: { format: 'es' as const },
+  base: './',
+  worker: {
+    format: 'es' as const,
+    plugins: () => [bundlerReadableUrls],
+    rollupOptions: { output: { entryFileNames: '[name].js', assetFileNames: '[name][extname]' } },
+  },
+  experimental: {
+    renderBuiltUrl: (file, { hostId }) => {
+      const relative = path.posix.relative(path.posix.dirname(hostId), file);
+      return {
+        runtime: `new URL(${JSON.stringify(relative.startsWith('.') ? relative : `./${relative}`)}, import.meta.url).href`,
+      };
+    },
+  },
+  plugins: [bundlerReadableUrls],
   build: {
     outDir: here('./dist-lib'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
-    lib: { entry: here('./src/lib/index.ts'), formats: ['es' as const], fileName: 'agent-brain' },
+    minify: false,
+    assetsInlineLimit: 0,
+    modulePreload: false,
+    copyPublicDir: false,
+    rollupOptions: {
+      input: { 'agent-brain': here('./src/lib/index.ts'), markdown: here('./src/lib/markdown-entry.ts') },
+      preserveEntrySignatures: 'strict',
+      external: isPackageDependency,
+      output: {
+        format: 'es',
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        assetFileNames: '[name][extname]',
+      },
+    },
   },
 };
 

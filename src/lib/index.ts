@@ -6,16 +6,16 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
-import { checkCallArguments, guardEndpoint } from './bounds';
+import { checkCallArguments } from './bounds';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
 import { transferBytes, transferCopy, watchProgressVia } from './storage-client';
+import { startBrainWorker } from './worker-start';
 import type {
   ArchiveProgressListener,
   BrainApi,
   BrainArchiveImportOptions,
   BrainInfo,
-  BrainWorker,
   ChangeListener,
   EngineProgressListener,
   ImportReport,
@@ -27,7 +27,8 @@ export { BrainError, isBrainError } from '../core/errors';
 export * from './project-folder';
 export * from './demo-agent';
 export { compressWithProse, type ProseWriter } from './memory-client';
-export { renderMarkdown, type RenderMarkdownOptions } from './markdown';
+export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
+export * from './tools/index';
 
 export interface OpenBrainOptions {
   /** The database file in OPFS; give each brain its own so several can coexist. Default `agent.db`. */
@@ -43,6 +44,11 @@ export interface OpenBrainOptions {
   readonly onOwnerEvent?: (event: OwnerEvent) => void;
   /** Close the brain when the page is hidden for good (default true), so a reload never waits on a lock. */
   readonly closeOnPageHide?: boolean;
+  /**
+   * How long the worker may take to answer its first message (default `defaultStartTimeoutMs`, 8 s). A worker
+   * that cannot be loaded, throws while starting or stays silent rejects with `Internal`, naming its URL.
+   */
+  readonly startTimeoutMs?: number;
 }
 
 export interface Brain extends Omit<BrainApi, 'subscribe' | 'watchProgress' | 'importDatabase'> {
@@ -59,12 +65,11 @@ export interface Brain extends Omit<BrainApi, 'subscribe' | 'watchProgress' | 'i
 
 export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> {
   installErrorTransfer();
-  const worker = new Worker(new URL('../worker/brain.worker.ts', import.meta.url), {
-    type: 'module',
-    name: `agent-brain:${options.dbName ?? 'agent.db'}`,
-  });
   // A structured-clone failure of what is posted rejects the call with InvalidArgument (lib/bounds.ts).
-  const remote = Comlink.wrap<BrainWorker>(guardEndpoint(worker));
+  const { worker, remote } = await startBrainWorker(
+    `agent-brain:${options.dbName ?? 'agent.db'}`,
+    options.startTimeoutMs,
+  );
   let closed = false;
   let closedError = new BrainError('Closed', 'This brain is closed.');
   // Set by close() until the worker is gone: calls made meanwhile reject at once instead of racing the shutdown.

@@ -1,0 +1,25 @@
+/**
+ * SWE-agent and mini-swe-agent trajectories by name and first bytes. Both are pretty-printed JSON
+ * (`json.dumps(data, indent=2)`): SWE-agent's opens with `"trajectory": [` and its steps hold `"action"` and
+ * `"observation"`; mini-swe-agent's opens with `"info"` and says `"trajectory_format": "mini-swe-agent-…"`
+ * (at the end of the file: the head shows its `"mini_version"` and `messages` instead).
+ */
+import type { Sniff } from '../types';
+
+export const sniffSweAgentTrajectory: Sniff = (name, head) => {
+  const text = head.slice(0, 16384);
+  if (/^\s*\{\s*"trajectory":\s*\[/.test(text) && text.includes('"observation"') && text.includes('"action"'))
+    return 2;
+  if (/^\s*\{\s*"(?:attempts|trajectory)"/.test(text) && /\.traj$/.test(name)) return 2;
+  return /\.traj$/.test(name) && text.trimStart().startsWith('{') ? 1 : 0;
+};
+
+export const sniffMiniSweAgentTrajectory: Sniff = (name, head) => {
+  const text = head.slice(0, 16384);
+  if (
+    /"trajectory_format":\s*"mini-swe-agent-/.test(text) ||
+    (text.includes('"mini_version"') && text.includes('"messages"'))
+  )
+    return 2;
+  return /\.traj\.json$/.test(name) && text.trimStart().startsWith('{') ? 1 : 0;
+};

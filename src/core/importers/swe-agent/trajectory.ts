@@ -1,0 +1,141 @@
+/**
+ * SWE-agent `.traj` files (SWE-agent/SWE-agent: sweagent/types.py and `DefaultAgent.get_trajectory_data` in
+ * sweagent/agent/agents.py, pinned 3ea751c0, 2026-07): one JSON document `{trajectory, history, info,
+ * replay_config, environment}` (a retry agent adds `attempts`, the chosen one copied to the top). Each
+ * `trajectory[]` step's `action` is the command line the agent ran (editor calls included: `str_replace_editor
+ * str_replace /testbed/x.py --old_str …`) → a `bash` call with its `observation`; `thought` is the agent's text.
+ * The task is the first non-demo user message of `history`; `info.submission` (the final patch) is kept as text.
+ * SWE-agent writes no exit codes and no times. `line` is the step's 1-based index.
+ */
+import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
+import { createTally, isRecord, jsonError, strField } from './tally';
+
+const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
+
+export interface TrajectoryOptions {
+  /** The file's name (`<instance_id>.traj`): the session id. */
+  readonly name?: string;
+}
+
+export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions = {}): ParsedTranscript {
+  const tally = createTally();
+  const items: TranscriptItem[] = [];
+  const sessionId = options.name
+    ? (options.name.split('/').pop() ?? '').replace(/\.traj$/, '') || null
+    : null;
+  let meta: TranscriptMeta = {
+    agent: 'swe-agent',
+    sessionId,
+    title: null,
+    cwd: null,
+    startedAt: null,
+    model: null,
+    version: null,
+    parentSessionId: null,
+  };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    tally.malformed++;
+    tally.problem(1, `not valid JSON: ${jsonError(error)}`);
+    return { meta, items, stats: tally.stats(), problems: tally.problems };
+  }
+  if (!isRecord(doc) || !Array.isArray(doc['trajectory'])) {
+    tally.malformed++;
+    tally.problem(1, 'not a SWE-agent trajectory: no trajectory array');
+    return { meta, items, stats: tally.stats(), problems: tally.problems };
+  }
+  const history = Array.isArray(doc['history']) ? doc['history'] : [];
+  const task = history.find((h: unknown) => isRecord(h) && h['role'] === 'user' && h['is_demo'] !== true);
+  const taskText = isRecord(task) ? contentText(task['content']) : '';
+  if (taskText)
+    items.push({ kind: 'instruction', at: null, line: 0, thread: null, sourceId: null, text: taskText });
+  let cwd: string | null = null;
+  doc['trajectory'].forEach((step: unknown, index: number) => {
+    tally.records++;
+    const line = index + 1;
+    if (!isRecord(step)) {
+      tally.malformed++;
+      tally.problem(line, 'step is not an object');
+      return;
+    }
+    const common = { at: null, line, thread: null, sourceId: null };
+    const thought = strField(step, 'thought') ?? '';
+    if (thought.trim()) items.push({ ...common, kind: 'assistant', text: thought, reasoning: false });
+    const action = strField(step, 'action') ?? '';
+    const state = isRecord(step['state']) ? step['state'] : {};
+    cwd ??= strField(state, 'working_dir');
+    if (action.trim() === '') {
+      tally.skip('step without action');
+      return;
+    }
+    const observation = strField(step, 'observation');
+    const call =
+      observation === null
+        ? { tool: 'bash', input: { command: action } }
+        : { tool: 'bash', input: { command: action }, output: observation, exitCode: null };
+    items.push({ ...common, kind: 'tool_call', callId: null, call });
+  });
+  for (const key of Object.keys(doc)) {
+    if (knownKeys.has(key)) continue;
+    tally.unknownType(key);
+    items.push({
+      kind: 'other',
+      at: null,
+      line: 0,
+      thread: null,
+      sourceId: null,
+      recordType: key,
+      text: JSON.stringify(doc[key]).slice(0, 4096),
+    });
+  }
+  if (isRecord(doc['attempts'])) tally.skip('attempts');
+  const info = isRecord(doc['info']) ? doc['info'] : {};
+  const submission = strField(info, 'submission');
+  if (submission)
+    items.push({
+      kind: 'other',
+      at: null,
+      line: tally.records,
+      thread: null,
+      sourceId: null,
+      recordType: 'submission',
+      text: submission,
+    });
+  meta = {
+    ...meta,
+    title:
+      taskText
+        .split('\n')
+        .find((l) => l.trim() !== '')
+        ?.slice(0, 200) ?? null,
+    cwd,
+    model: modelOf(doc['replay_config']),
+    version: strField(info, 'swe_agent_version'),
+  };
+  return { meta, items, stats: tally.stats(), problems: tally.problems };
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p: unknown) => (isRecord(p) && typeof p['text'] === 'string' ? p['text'] : ''))
+    .join('');
+}
+
+/** `replay_config` is the run's config as a JSON string: `agent.model.name`. */
+function modelOf(replay: unknown): string | null {
+  let config: unknown = replay;
+  if (typeof replay === 'string') {
+    try {
+      config = JSON.parse(replay);
+    } catch {
+      return null; // A config that is not JSON says nothing about the model; the trajectory itself is intact.
+    }
+  }
+  const agent = isRecord(config) ? config['agent'] : null;
+  const model = isRecord(agent) ? agent['model'] : null;
+  return isRecord(model) ? strField(model, 'name') : null;
+}
