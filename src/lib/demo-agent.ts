@@ -7,17 +7,27 @@
  * It can be paused (between actions), killed at any point (a page closed mid-action) and run again: each run
  * starts from `resumePoint` and the session's log, so finished work — validation above all — is never repeated.
  */
-import { alreadyApplied, applyEdit, recallNote, type AgentAction } from '../core/demo/actions';
+import {
+  alreadyApplied,
+  applyEdit,
+  recallNote,
+  toolCallOf,
+  type AgentAction,
+  type ToolCallOf,
+} from '../core/demo/actions';
 import { nextScriptedAction } from '../core/demo/next';
 import { demoScript, type DemoScript } from '../core/demo/script';
 import type {
   BrainApi,
   CheckpointEntryId,
   EventId,
+  Json,
   Plan,
   ResumePoint,
   SessionEvent,
   SessionId,
+  StepId,
+  StepStatus,
   Task,
   TaskId,
 } from '../worker/protocol';
@@ -58,6 +68,7 @@ export type DemoBrain = Pick<
   | 'setTaskState'
   | 'listSummaries'
   | 'listEvents'
+  | 'recordStep'
   | 'recordInstruction'
   | 'recordDecision'
   | 'recordFileChange'
@@ -82,6 +93,7 @@ export type DemoBrain = Pick<
     path: string;
     before: string | null;
     after: string | null;
+    stepId?: StepId;
   }): Promise<{ id: CheckpointEntryId }>;
 };
 
@@ -329,15 +341,22 @@ async function perform(
     case 'edit':
       await edit(brain, workspace, ctx, action, taskOf(action.child));
       return;
-    case 'validate':
+    case 'validate': {
+      const taskId = taskOf(action.child);
+      const call = toolCallOf(action) as ToolCallOf;
+      await recordTool(brain, taskId, call, {
+        status: action.result === 'passed' ? 'ok' : 'error',
+        result: { output: action.output, exitCode: action.result === 'passed' ? 0 : 1 },
+      });
       await brain.recordValidation({
         sessionId,
-        taskId: taskOf(action.child),
+        taskId,
         name: action.name,
         result: action.result,
         text: action.output,
       });
       return;
+    }
     case 'block':
       await brain.raiseBlocker({ sessionId, taskId: taskOf(action.child), text: action.text });
       return;
@@ -382,6 +401,10 @@ async function perform(
       const found = top
         ? `${top.title} — ${top.snippet.replace(/\s+/g, ' ')} (#${top.eventId ?? top.sourceId})`
         : 'nothing';
+      await recordTool(brain, ctx.taskId, toolCallOf(action) as ToolCallOf, {
+        status: 'ok',
+        result: { hits: hits.length, top: top ? found : null },
+      });
       await brain.recordNote({
         sessionId,
         taskId: ctx.taskId,
@@ -422,8 +445,12 @@ async function edit(
     after = next;
     await workspace.write(action.path, after);
   }
+  const step = await recordTool(brain, taskId, toolCallOf(action, after) as ToolCallOf, {
+    status: 'ok',
+    result: { [before === null ? 'created' : 'modified']: action.path },
+  });
   const entry = brain.checkpointFile
-    ? await brain.checkpointFile({ taskId, path: action.path, before, after })
+    ? await brain.checkpointFile({ taskId, path: action.path, before, after, stepId: step })
     : null;
   await brain.recordFileChange({
     sessionId: ctx.sessionId,
@@ -433,6 +460,28 @@ async function edit(
     text: action.note,
     ...(entry ? { checkpointEntryId: entry.id } : {}),
   });
+}
+
+/**
+ * One tool call of the agent, recorded as a step of its task before the event that says what it meant (so the
+ * task's "Steps" list shows every edit, command run and history lookup; a resumed action records its call again,
+ * as an agent that re-ran it would). The engine's `recordToolCall` (which classifies a call into checks and file
+ * effects) is the place to switch to once it lands: call it here with `{ taskId, tool, input, output, exitCode }`.
+ */
+async function recordTool(
+  brain: DemoBrain,
+  taskId: TaskId,
+  call: ToolCallOf,
+  outcome: { readonly status: StepStatus; readonly result: Json },
+): Promise<StepId> {
+  const { id } = await brain.recordStep({
+    taskId,
+    tool: call.tool,
+    params: call.input as unknown as Json,
+    result: outcome.result,
+    status: outcome.status,
+  });
+  return id;
 }
 
 export type { AgentAction, EditOp } from '../core/demo/actions';

@@ -34,6 +34,8 @@ export type AgentAction =
   | ({
       readonly kind: 'validate';
       readonly name: string;
+      /** The command line the check runs (default: its name, e.g. `npm test`). */
+      readonly command?: string;
       readonly result: 'passed' | 'failed';
       readonly output: string;
     } & InTask)
@@ -84,5 +86,40 @@ export function alreadyApplied(current: string | null, edit: EditOp): { before: 
       return current !== null && current.endsWith(edit.text)
         ? { before: current.slice(0, current.length - edit.text.length) }
         : null;
+  }
+}
+
+/**
+ * The tool call an action makes, in the shapes agents' transcripts use (Claude Code's `Edit`/`Write`/`Bash`), so
+ * the demo's steps read like a real agent's; null for actions that are bookkeeping, not tool calls.
+ */
+export type ToolCallOf =
+  | { readonly tool: 'Edit'; readonly input: { file_path: string; old_string: string; new_string: string } }
+  | { readonly tool: 'Write'; readonly input: { file_path: string; content: string } }
+  | { readonly tool: 'Bash'; readonly input: { command: string } }
+  | { readonly tool: 'search_history'; readonly input: { query: string } };
+
+/** The tool call of an `edit` (given the file's text after it, for an append), a `validate` or a `recall`. */
+export function toolCallOf(action: AgentAction, after?: string): ToolCallOf | null {
+  switch (action.kind) {
+    case 'edit':
+      if (action.edit.op === 'replace')
+        return {
+          tool: 'Edit',
+          input: { file_path: action.path, old_string: action.edit.from, new_string: action.edit.to },
+        };
+      return {
+        tool: 'Write',
+        input: {
+          file_path: action.path,
+          content: action.edit.op === 'create' ? action.edit.content : (after ?? action.edit.text),
+        },
+      };
+    case 'validate':
+      return { tool: 'Bash', input: { command: action.command ?? action.name } };
+    case 'recall':
+      return { tool: 'search_history', input: { query: action.query } };
+    default:
+      return null;
   }
 }

@@ -195,6 +195,7 @@ export const demoScript: DemoScript = {
       {
         kind: 'validate',
         name: 'typecheck',
+        command: 'npx tsc --noEmit',
         result: 'failed',
         output: "src/paginate.ts:28 TS2304: Cannot find name 'decodeCursor'.",
       },
@@ -208,7 +209,13 @@ export const demoScript: DemoScript = {
           to: "import { decodeCursor, encodeCursor } from './cursor';\n\nexport interface Page<T> {",
         },
       },
-      { kind: 'validate', name: 'typecheck', result: 'passed', output: 'no errors' },
+      {
+        kind: 'validate',
+        name: 'typecheck',
+        command: 'npx tsc --noEmit',
+        result: 'passed',
+        output: 'no errors',
+      },
       { kind: 'progress', text: 'paginateCursor compiles.', next: 'test it' },
     ],
     [
@@ -238,6 +245,7 @@ export const demoScript: DemoScript = {
         kind: 'validate',
         child: CHILD,
         name: 'markdown lint',
+        command: 'npx markdownlint-cli2 docs/cursor-notes.md',
         result: 'passed',
         output: '1 file, no problems',
       },
@@ -287,8 +295,20 @@ export const demoScript: DemoScript = {
       { kind: 'compress', keepTail: 6 },
     ],
     [
-      { kind: 'validate', name: 'typecheck', result: 'passed', output: 'no errors' },
-      { kind: 'validate', name: 'build', result: 'passed', output: 'dist/index.js 1.3 kB' },
+      {
+        kind: 'validate',
+        name: 'typecheck',
+        command: 'npx tsc --noEmit',
+        result: 'passed',
+        output: 'no errors',
+      },
+      {
+        kind: 'validate',
+        name: 'build',
+        command: 'npx esbuild src/index.ts --bundle --format=esm --outfile=dist/index.js',
+        result: 'passed',
+        output: 'dist/index.js 1.3 kB',
+      },
     ],
     [
       { kind: 'recall', query: 'decision loop bound', why: 'quote the off-by-one fix in the lesson' },
