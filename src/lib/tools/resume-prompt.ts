@@ -12,6 +12,12 @@ export interface ResumePromptOptions {
   readonly maxItems?: number;
 }
 
+/** Fields some engine versions add to a checkpoint file; read when there, never required. */
+interface NewerFile {
+  readonly outside?: boolean;
+  readonly transient?: boolean;
+}
+
 /** Fields some engine versions add to the checkpoint; read when there, never required. */
 interface NewerCheckpoint {
   readonly agentPlan?: {
@@ -81,14 +87,14 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
     section(
       'Files changed',
       bounded(
-        point.filesChanged.filter((file) => !file.transient),
+        point.filesChanged.filter((file) => !(file as NewerFile).transient),
         max,
         (file) => {
           const entries =
             file.checkpointEntryIds.length === 0
               ? ''
               : `; checkpoint entries ${file.checkpointEntryIds.join(', ')}`;
-          return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${file.outside ? '; outside the project' : ''})`;
+          return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${(file as NewerFile).outside ? '; outside the project' : ''})`;
         },
         'search_history with the path',
       ),
