@@ -1,0 +1,125 @@
+/**
+ * The Codex CLI rollout parser (see ../README.md): each line a `{timestamp, type, payload}` RolloutLine,
+ * dispatched by `type`; tool calls come out when their output arrives.
+ */
+import type { LineParser, TranscriptItem, TranscriptMeta, TranscriptStats } from '../types';
+import { flushCompaction, mergeCompaction, other, readEvent, readResponseItem } from './items';
+import { asFields, leafText, str, timeOf, type Fields } from './json';
+import { count, createState, type CodexParserOptions, type ParserState } from './state';
+import { callItem } from './tool-call';
+
+/** Lines that belong to a compaction burst (they do not end it). */
+function inBurst(type: string, payload: Fields | null): boolean {
+  if (type === 'compacted' || type === 'turn_context') return true;
+  const inner = str(payload, 'type');
+  if (type === 'event_msg') return inner === 'context_compacted' || inner === 'token_count';
+  return (
+    type === 'response_item' &&
+    (inner === 'compaction' || inner === 'compaction_summary' || inner === 'context_compaction')
+  );
+}
+
+export function createCodexParser(options: CodexParserOptions = {}): LineParser {
+  const s = createState(options);
+  let lastFailed: number | null = null;
+  let tornLastLine = false;
+  return {
+    push(line, lineNo) {
+      lastFailed = null;
+      if (line.trim() === '') return [];
+      s.records++;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (e) {
+        lastFailed = lineNo;
+        return malformed(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
+      }
+      const record = asFields(value);
+      if (record === null) return malformed(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
+      s.out = [];
+      s.lineItems = 0;
+      readLine(s, record, lineNo);
+      return s.out;
+    },
+    finish(opts) {
+      if (opts?.torn === true && lastFailed !== null) {
+        const at = s.problems.findIndex((p) => p.line === lastFailed);
+        if (at >= 0) {
+          s.problems.splice(at, 1);
+          s.malformed--;
+          tornLastLine = true;
+        }
+      }
+      s.out = [];
+      flushCompaction(s);
+      for (const call of s.pending.values()) s.out.push(callItem(s, call, undefined));
+      s.pending.clear();
+      return s.out;
+    },
+    meta: (): TranscriptMeta => ({ agent: 'codex', ...s.meta }),
+    stats: (): TranscriptStats => ({
+      records: s.records,
+      skipped: { ...s.skipped },
+      unknown: { ...s.unknown },
+      malformed: s.malformed,
+      duplicates: s.duplicates,
+      tornLastLine,
+    }),
+    problems: () => [...s.problems],
+  };
+}
+
+function malformed(s: ParserState, line: number, message: string): TranscriptItem[] {
+  s.malformed++;
+  s.problems.push({ line, message });
+  return [];
+}
+
+function readLine(s: ParserState, record: Fields, line: number): void {
+  const type = str(record, 'type') ?? '(no type)';
+  const payload = asFields(record['payload']);
+  const p = { line, at: timeOf(record['timestamp']) };
+  if (s.meta.startedAt === null) s.meta.startedAt = p.at;
+  if (!inBurst(type, payload)) flushCompaction(s);
+  switch (type) {
+    case 'session_meta':
+      readSessionMeta(s, payload);
+      return;
+    case 'turn_context':
+      s.meta.model ??= str(payload, 'model');
+      s.meta.cwd ??= str(payload, 'cwd');
+      count(s.skipped, 'turn_context');
+      return;
+    case 'compacted': {
+      mergeCompaction(s, str(payload, 'message'), null, p);
+      return;
+    }
+    case 'response_item':
+      if (payload !== null) readResponseItem(s, payload, p);
+      else malformed(s, line, `Line ${line} is a response_item without a payload.`);
+      return;
+    case 'event_msg':
+      if (payload !== null) readEvent(s, payload, p);
+      else malformed(s, line, `Line ${line} is an event_msg without a payload.`);
+      return;
+    default:
+      count(s.unknown, type);
+      other(s, type, leafText(record), p);
+  }
+}
+
+function readSessionMeta(s: ParserState, payload: Fields | null): void {
+  if (s.sawMeta) {
+    count(s.skipped, 'session_meta');
+    return;
+  }
+  s.sawMeta = true;
+  const m = s.meta;
+  m.sessionId = str(payload, 'id');
+  m.cwd = str(payload, 'cwd') ?? m.cwd;
+  m.version = str(payload, 'cli_version');
+  m.startedAt = timeOf(payload?.['timestamp']) ?? m.startedAt;
+  const spawn = asFields(asFields(asFields(payload?.['source'])?.['subagent'])?.['thread_spawn']);
+  m.parentSessionId = str(payload, 'forked_from_id') ?? str(spawn, 'parent_thread_id');
+}

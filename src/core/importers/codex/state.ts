@@ -1,0 +1,99 @@
+/**
+ * The Codex parser's state, shared by its modules: calls waiting for their output, the compaction being merged,
+ * the mirror queues that keep a message written twice (response item and event) from counting twice, and the
+ * recent instructions a rollback can point at.
+ */
+import type { TranscriptFileBody, TranscriptItem, TranscriptProblem } from '../types';
+
+export interface CodexParserOptions {
+  /** Items of this file belong to this thread (a subagent's rollout read as a child of its parent session). */
+  readonly thread?: string;
+}
+
+export interface PendingCall {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly callId: string;
+  readonly line: number;
+  readonly at: number | null;
+  exitCode?: number;
+  files?: TranscriptFileBody[];
+  patch?: unknown;
+  patchError?: string;
+}
+
+export interface PendingCompaction {
+  readonly line: number;
+  readonly at: number | null;
+  summary: string | null;
+  trigger: string | null;
+}
+
+export interface MutableMeta {
+  sessionId: string | null;
+  title: string | null;
+  cwd: string | null;
+  startedAt: number | null;
+  model: string | null;
+  version: string | null;
+  parentSessionId: string | null;
+}
+
+export interface ParserState {
+  readonly thread: string | null;
+  readonly meta: MutableMeta;
+  sawMeta: boolean;
+  records: number;
+  malformed: number;
+  duplicates: number;
+  readonly skipped: Record<string, number>;
+  readonly unknown: Record<string, number>;
+  readonly problems: TranscriptProblem[];
+  readonly pending: Map<string, PendingCall>;
+  compaction: PendingCompaction | null;
+  /** Texts seen from one side (`item` = response_item, `event` = event_msg) not yet matched by the other. */
+  readonly mirrors: Record<string, { item: string[]; event: string[] }>;
+  /** Source ids of the latest instructions, newest last (bounded). */
+  readonly instructions: string[];
+  out: TranscriptItem[];
+  /** Items already made from the current line, for `#k` source ids. */
+  lineItems: number;
+}
+
+export function createState(options: CodexParserOptions): ParserState {
+  return {
+    thread: options.thread ?? null,
+    meta: {
+      sessionId: null,
+      title: null,
+      cwd: null,
+      startedAt: null,
+      model: null,
+      version: null,
+      parentSessionId: null,
+    },
+    sawMeta: false,
+    records: 0,
+    malformed: 0,
+    duplicates: 0,
+    skipped: {},
+    unknown: {},
+    problems: [],
+    pending: new Map(),
+    compaction: null,
+    mirrors: {},
+    instructions: [],
+    out: [],
+    lineItems: 0,
+  };
+}
+
+export function count(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/** A source id for the next item of line `line`: `L12`, then `L12#1`, `L12#2`… */
+export function lineId(s: ParserState, line: number): string {
+  const k = s.lineItems++;
+  return k === 0 ? `L${line}` : `L${line}#${k}`;
+}
