@@ -23,6 +23,10 @@ export function expectTruth(items: readonly TranscriptItem[], truth: TranscriptT
     for (const check of meaning.checks) checks.push({ status: check.result.status });
   }
   expect(byTool).toEqual(truth.toolCalls);
+  // Re-imports skip what they hold by sourceId: one per item, never shared.
+  const ids = items.map((i) => i.sourceId);
+  expect(ids.every((id) => id !== null)).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
   expect([...changed].sort()).toEqual(truth.filesChanged);
   expect(checks.map((c) => c.status)).toEqual(truth.checks.map((c) => c.status));
 }

@@ -52,8 +52,8 @@ describe('Gemini CLI .jsonl chats', () => {
       Object.keys(truth.unknown).length,
     );
     const problems = parser.problems();
-    expect(problems.map((p) => p.line)).toEqual([...truth.malformedLines, truth.records]);
-    expect(problems.at(-1)?.message).toMatch(/cut short/);
+    // The torn last line is no problem (the file was still being written): only the broken line in the middle is.
+    expect(problems.map((p) => p.line)).toEqual(truth.malformedLines);
     expect(parser.stats().malformed).toBe(truth.malformedLines.length);
     expect(parser.stats().tornLastLine).toBe(true);
     expect(parser.stats().duplicates).toBeGreaterThan(0);

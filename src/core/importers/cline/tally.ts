@@ -2,7 +2,7 @@
  * The counters every parse keeps (records, skipped, unknown, malformed, duplicates) and its problems, turned
  * into the plain `TranscriptStats` at the end. Each importer folder keeps its own copy of this small helper.
  */
-import type { TranscriptProblem, TranscriptStats } from '../types';
+import type { TranscriptItem, TranscriptProblem, TranscriptStats } from '../types';
 
 export interface Tally {
   records: number;
@@ -71,4 +71,43 @@ export function strField(record: Record<string, unknown>, key: string): string |
 /** Why `JSON.parse` refused a text, in one short line. */
 export function jsonError(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? 'not JSON') : 'not JSON';
+}
+
+/**
+ * A record of unknown shape as searchable text: its string leaves as `key: value` lines, depth first, at most
+ * `limit` characters and 10,000 values visited (iterative: no recursion limit).
+ */
+export function leafText(value: unknown, limit = 4000): string {
+  const lines: string[] = [];
+  let size = 0;
+  let visited = 0;
+  const stack: [string, unknown][] = [['', value]];
+  while (stack.length > 0 && size < limit && visited++ < 10_000) {
+    const [key, v] = stack.pop() as [string, unknown];
+    if (typeof v === 'string' && v !== '') {
+      const line = (key === '' ? v : `${key}: ${v}`).slice(0, limit - size);
+      lines.push(line);
+      size += line.length + 1;
+    } else if (Array.isArray(v)) {
+      for (let k = v.length - 1; k >= 0; k--) stack.push([key, v[k]]);
+    } else if (isRecord(v)) {
+      const entries = Object.entries(v);
+      for (let k = entries.length - 1; k >= 0; k--) stack.push(entries[k] as [string, unknown]);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Every item a `sourceId` unique within the file and stable as it grows: the format's own id, else `L<line>`;
+ * the k-th repeat of an id gets `#k` (`counts` is the caller's, per line for line formats).
+ */
+export function withSourceIds(items: TranscriptItem[], counts = new Map<string, number>()): TranscriptItem[] {
+  return items.map((item) => {
+    const base = item.sourceId ?? `L${item.line}`;
+    const n = counts.get(base) ?? 0;
+    counts.set(base, n + 1);
+    const sourceId = n === 0 ? base : `${base}#${n}`;
+    return sourceId === item.sourceId ? item : { ...item, sourceId };
+  });
 }

@@ -7,7 +7,7 @@
  */
 import type { ParsedTranscript, TranscriptFileInContext, TranscriptItem, TranscriptMeta } from '../types';
 import { walkApiHistory } from './api-history';
-import { createTally, isRecord, jsonError, strField, type Tally } from './tally';
+import { createTally, isRecord, jsonError, strField, withSourceIds, type Tally } from './tally';
 import { readUiMessages, type UiReading } from './ui-messages';
 
 export interface ClineTaskFiles {
@@ -62,7 +62,7 @@ export function parseClineTask(files: ClineTaskFiles, options: ClineTaskOptions 
         isRecord(m) &&
         ('condenseId' in m || 'condenseParent' in m || 'isSummary' in m || 'isTruncationMarker' in m),
     );
-  const items = merge(walk.byIndex, ui.placed);
+  const items = withSourceIds(merge(walk.byIndex, ui.placed));
   const metadata = readJson(files.taskMetadata, 'task_metadata.json', tally);
   const meta: TranscriptMeta = {
     agent: options.agent ?? (roo ? 'roo' : 'cline'),

@@ -6,7 +6,7 @@
 import type { ParsedTranscript, TranscriptItem } from '../types';
 import { recordItems, type MutableMetaLike } from './line-parser';
 import { createMessageState, toolCallItem } from './records';
-import { createTally, isRecord, jsonError } from './tally';
+import { createTally, isRecord, jsonError, withSourceIds } from './tally';
 
 export function parseGeminiChatJson(text: string): ParsedTranscript {
   const tally = createTally();
@@ -54,5 +54,10 @@ export function parseGeminiChatJson(text: string): ParsedTranscript {
   });
   for (const { record, line } of state.pending.values()) items.push(toolCallItem(record, line, false));
   if (meta.sessionId === '') meta.sessionId = null;
-  return { meta: { ...meta, model: state.model }, items, stats: tally.stats(), problems: tally.problems };
+  return {
+    meta: { ...meta, model: state.model },
+    items: withSourceIds(items),
+    stats: tally.stats(),
+    problems: tally.problems,
+  };
 }

@@ -8,7 +8,16 @@
  */
 import type { LineParser, TranscriptItem, TranscriptMeta } from '../types';
 import { createMessageState, messageItems, partsText, toolCallItem, type MessageState } from './records';
-import { createTally, isRecord, jsonError, strField, timeOf, type Tally } from './tally';
+import {
+  createTally,
+  isRecord,
+  jsonError,
+  leafText,
+  strField,
+  timeOf,
+  withSourceIds,
+  type Tally,
+} from './tally';
 
 export function createGeminiLineParser(): LineParser {
   const tally = createTally();
@@ -44,18 +53,14 @@ export function createGeminiLineParser(): LineParser {
         tally.problem(lineNo, 'not a JSON object');
         return [];
       }
-      return recordItems(record, lineNo, state, meta, tally);
+      return withSourceIds(recordItems(record, lineNo, state, meta, tally));
     },
     finish(options) {
       if (options?.torn && lastFailed === lastLine && lastLine > 0) {
         tally.tornLastLine = true;
+        // Not a problem: the file was still being written (or its writer died); all before it is whole.
         tally.malformed--;
-        const problem = tally.problems.at(-1);
-        if (problem)
-          tally.problems[tally.problems.length - 1] = {
-            line: problem.line,
-            message: 'cut short: the file ends mid-line',
-          };
+        tally.problems.pop();
       }
       const out: TranscriptItem[] = [];
       for (const { record, line } of state.pending.values()) out.push(toolCallItem(record, line, false));
@@ -101,7 +106,7 @@ export function recordItems(
       thread: null,
       sourceId: null,
       recordType: type,
-      text: JSON.stringify(record).slice(0, 4096),
+      text: leafText(record),
     },
   ];
 }

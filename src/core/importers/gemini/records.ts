@@ -76,6 +76,7 @@ export function messageItems(
       if (text)
         out.push({
           ...common,
+          sourceId: `${id}#thought${k}`,
           at: timeOf(thought['timestamp']) ?? at,
           kind: 'assistant',
           text,

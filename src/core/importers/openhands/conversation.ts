@@ -6,7 +6,7 @@
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { createEventWalk, eventItems, openActions } from './events';
-import { createTally, isRecord, jsonError, strField, timeOf } from './tally';
+import { createTally, isRecord, jsonError, strField, timeOf, withSourceIds } from './tally';
 
 export interface NamedText {
   readonly name: string;
@@ -70,7 +70,7 @@ export function parseOpenHandsConversation(files: readonly NamedText[]): ParsedT
     version: null,
     parentSessionId: null,
   };
-  return { meta, items, stats: tally.stats(), problems: tally.problems };
+  return { meta, items: withSourceIds(items), stats: tally.stats(), problems: tally.problems };
 }
 
 function firstInstruction(items: readonly TranscriptItem[]): string | null {

@@ -9,7 +9,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
-import { isRecord, strField, timeOf, type Tally } from './tally';
+import { isRecord, leafText, strField, timeOf, type Tally } from './tally';
 
 /** Kinds that say nothing the import keeps: counted as skipped. */
 const skippedKinds = new Set([
@@ -112,7 +112,7 @@ export function eventItems(
       if (skippedKinds.has(kind)) tally.skip(kind);
       else {
         tally.unknownType(kind);
-        out.push({ ...common, kind: 'other', recordType: kind, text: JSON.stringify(event).slice(0, 4096) });
+        out.push({ ...common, kind: 'other', recordType: kind, text: leafText(event) });
       }
   }
   return out;

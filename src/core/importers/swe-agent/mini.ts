@@ -10,7 +10,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
-import { createTally, isRecord, jsonError, strField } from './tally';
+import { createTally, isRecord, jsonError, strField, withSourceIds } from './tally';
 
 const fence = /```(?:mswea_bash_command|bash)[^\n]*\n([\s\S]*?)\n```/g;
 const knownRoles = new Set(['system', 'user', 'assistant', 'tool', 'exit']);
@@ -133,7 +133,7 @@ export function parseMiniSweAgentTrajectory(
     model: strField(model, 'model_name'),
     version: strField(info, 'mini_version'),
   };
-  return { meta, items, stats: tally.stats(), problems: tally.problems };
+  return { meta, items: withSourceIds(items), stats: tally.stats(), problems: tally.problems };
 }
 
 function contentText(content: unknown): string {

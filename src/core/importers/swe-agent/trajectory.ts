@@ -8,7 +8,7 @@
  * SWE-agent writes no exit codes and no times. `line` is the step's 1-based index.
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
-import { createTally, isRecord, jsonError, strField } from './tally';
+import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from './tally';
 
 const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
 
@@ -87,7 +87,7 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
       thread: null,
       sourceId: null,
       recordType: key,
-      text: JSON.stringify(doc[key]).slice(0, 4096),
+      text: leafText(doc[key]),
     });
   }
   if (isRecord(doc['attempts'])) tally.skip('attempts');
@@ -114,7 +114,7 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
     model: modelOf(doc['replay_config']),
     version: strField(info, 'swe_agent_version'),
   };
-  return { meta, items, stats: tally.stats(), problems: tally.problems };
+  return { meta, items: withSourceIds(items), stats: tally.stats(), problems: tally.problems };
 }
 
 function contentText(content: unknown): string {
