@@ -136,8 +136,28 @@ test('plan & progress: the resume point first, the checklist with done / in prog
   await expect(resume).toContainText('Document the grammar change');
   await expect(checklist.nth(3)).toHaveAttribute('aria-current', 'step');
 
+  // Every event of this small session fits the verbatim tail: compressing would move none, and the button says so.
+  await expect(page.getByRole('button', { name: 'Compress the context now' })).toBeDisabled();
+  await expect(page.getByTestId('compress-blocked')).toContainText(
+    /^Nothing to move: all \d+ active events fit in the verbatim tail/,
+  );
+  // Past the tail the older events would move: the button is enabled, and compresses.
+  await page.evaluate(
+    async ({ sessionId, taskId }) => {
+      const brain = globalThis.agentBrain!;
+      for (let i = 0; i < 40; i++)
+        await brain.recordNote({
+          sessionId: sessionId as never,
+          taskId: taskId as never,
+          text: `Read file ${i}`,
+        });
+    },
+    { sessionId: seeded.sessionId, taskId: seeded.tasks.parser },
+  );
   await page.getByRole('button', { name: 'Compress the context now' }).click();
-  await expect(page.getByTestId('compressed')).toContainText(/Compressed: \d+ events moved to the history/);
+  await expect(page.getByTestId('compressed')).toContainText(
+    /Compressed: [1-9]\d* events moved to the history/,
+  );
 });
 
 test('history search: what compression moved out is found, highlighted, and opens its task', async () => {
@@ -233,13 +253,16 @@ test('storage: the audit as charts, the cleanup dry run with each verdict and re
   );
 
   const summary = page.getByTestId('cleanup-summary');
-  await expect(summary).toContainText('2 tasks can be cleaned');
+  await expect(summary).toContainText('1 task can be cleaned');
   const plan = page.getByTestId('cleanup-plan');
   await expect(plan.getByRole('row', { name: /First attempt: regex patch/ })).toContainText(
     /clean.*superseded/i,
   );
-  await expect(plan.getByRole('row', { name: /Document the grammar/ })).toContainText(/clean.*failed/i);
   await page.getByLabel('Show kept tasks').check();
+  // Failed, but the latest task of its session: its rollback is still offered, so it keeps its contents.
+  await expect(plan.getByRole('row', { name: /Document the grammar/ })).toContainText(
+    /keep.*the latest task of its session/i,
+  );
   await expect(plan.getByRole('row', { name: /Plan the parser fix/ })).toContainText(
     /keep.*needed by “Rewrite the list parser”/i,
   );
@@ -251,13 +274,15 @@ test('storage: the audit as charts, the cleanup dry run with each verdict and re
   await expectAccessible(page, 'storage with charts and cleanup');
 
   await page.getByRole('button', { name: 'Run cleanup…' }).click();
-  await expect(page.getByText('Remove the heavy data of 2 tasks')).toBeVisible();
+  await expect(page.getByText('Remove the heavy data of 1 task')).toBeVisible();
   await page.getByRole('button', { name: 'Clean now' }).click();
-  await expect(page.getByTestId('cleanup-done')).toContainText('Cleaned 2 tasks');
+  await expect(page.getByTestId('cleanup-done')).toContainText('Cleaned 1 task');
   await expect(summary).toContainText('0 tasks can be cleaned');
   const log = page.getByTestId('cleanup-log');
-  await expect(log.getByRole('row', { name: /First attempt: regex patch/ })).toContainText('1 steps');
-  await expect(log.getByRole('row', { name: /Document the grammar/ })).toBeVisible();
+  await expect(log.getByRole('row', { name: /First attempt: regex patch/ })).toContainText(
+    '1 step, 0 checkpoints',
+  );
+  await expect(log.getByRole('row', { name: /Document the grammar/ })).toHaveCount(0);
 
   // The cleaned task keeps its row and says what happened.
   await page.goto(`/#/sessions?session=${seeded.sessionId}&task=${seeded.tasks.oldTry}`);
