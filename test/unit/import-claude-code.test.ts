@@ -211,6 +211,39 @@ describe('Claude Code bad input', () => {
     }
   });
 
+  it('takes only a person off the tip for a rewind, not a tool result', () => {
+    const p = createClaudeCodeParser();
+    const use = (uuid: string, parent: string, id: string) =>
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'assistant',
+        uuid,
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: {} }] },
+      });
+    const result = (uuid: string, parent: string, id: string) =>
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'user',
+        uuid,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+      });
+    const lines = [
+      good('u1', null, 'first'),
+      use('a1', 'u1', 't1'),
+      use('a2', 'a1', 't2'),
+      result('r1', 'a2', 't1'),
+      result('r2', 'a2', 't2'),
+      good('u2', 'a1', 'again'),
+    ];
+    const out = lines.flatMap((l, i) => p.push(l, i + 1));
+    expect(of(out, 'rewind')).toEqual([
+      expect.objectContaining({ toSourceId: 'a1', sourceId: 'rewind:u2', inclusive: false }),
+    ]);
+    expect(of(out, 'tool_call')).toHaveLength(2);
+  });
+
   it('does not take a nested "type":"progress" for a progress record', () => {
     const p = createClaudeCodeParser();
     const line = JSON.stringify({

@@ -168,6 +168,27 @@ describe('Codex bad input', () => {
     expect(p.problems().map((x) => x.line)).toEqual([2, 3]);
   });
 
+  it('counts a prompt with an image once (its event mirror holds only the text)', () => {
+    const p = createCodexParser();
+    const content = [
+      { type: 'input_text', text: 'what is wrong here?' },
+      { type: 'input_image', image_url: 'data:image/png;base64,AAAA' },
+    ];
+    const out = [
+      ...p.push(line('response_item', { type: 'message', role: 'user', content }), 1),
+      ...p.push(
+        line('event_msg', {
+          type: 'user_message',
+          message: 'what is wrong here?',
+          images: ['data:image/png;base64,AAAA'],
+        }),
+        2,
+      ),
+    ];
+    expect(of(out, 'instruction').map((i) => i.text)).toEqual(['what is wrong here?']);
+    expect(p.stats().duplicates).toBe(1);
+  });
+
   it('flushes a call with no output, and keeps an argument string that is not JSON', () => {
     const p = createCodexParser();
     p.push(

@@ -1,7 +1,7 @@
 /**
  * The conversation graph: records deduplicated by `uuid`, placed in a thread (main, a sidechain, a subagent), and
- * rewinds found where a record's `parentUuid` is an earlier record of its thread that is not the thread's tip
- * (`/rewind`, edit-and-resend: the earlier branch stays in the file, abandoned). A parent never seen — a skipped
+ * rewinds found where a person's message has as `parentUuid` an earlier record of its thread that is not the
+ * thread's tip (`/rewind`, edit-and-resend: the earlier branch stays in the file, abandoned). A parent never seen — a skipped
  * `progress` record, a compaction boundary's null parent — is not a rewind.
  */
 import { asFields, contentText, str, type Fields } from './json';
@@ -28,7 +28,7 @@ export function placeRecord(
   const key = threadOf(s, record, uuid, parent, line, at);
   const thread = key === '' ? null : key;
   if (uuid === null) return thread;
-  if (parent !== null && s.seen.get(parent) === key && s.tips.get(key) !== parent) {
+  if (parent !== null && isPrompt(record) && s.seen.get(parent) === key && s.tips.get(key) !== parent) {
     s.out.push({
       kind: 'rewind',
       at,
@@ -96,6 +96,17 @@ function announce(
     title: short.length > titleChars ? `${short.slice(0, titleChars - 1)}…` : short || id,
     parentCallId,
   });
+}
+
+/**
+ * Only a person's message starts a new branch (a rewind or an edited prompt): a tool result, an attachment or a
+ * system line whose parent is not the tip is taken as the CLI's own bookkeeping, never as a rewind.
+ */
+function isPrompt(record: Fields): boolean {
+  if (record['type'] !== 'user' || record['isMeta'] === true || record['isCompactSummary'] === true)
+    return false;
+  const content = asFields(record['message'])?.['content'];
+  return !Array.isArray(content) || !content.some((b) => asFields(b)?.['type'] === 'tool_result');
 }
 
 function firstPrompt(record: Fields): string {

@@ -69,11 +69,8 @@ function messageText(p: Fields): string {
   return list(p, 'content')
     .map((c) => {
       const f = c as Fields | null;
-      return typeof f?.['text'] === 'string'
-        ? (f['text'] as string)
-        : f?.['type'] === 'input_image'
-          ? '[image]'
-          : '';
+      // Images are left out: the event mirror of the same message holds only its text.
+      return typeof f?.['text'] === 'string' ? (f['text'] as string) : '';
     })
     .filter((t) => t !== '')
     .join('\n');
