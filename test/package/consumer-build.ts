@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { build, preview, type PreviewServer } from 'vite';
+import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { consumerFiles } from './consumer-app';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -137,5 +137,18 @@ export async function serve(
     build: { outDir },
     preview: { host: '127.0.0.1', port, strictPort: true },
   });
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** `vite` (the dev server) over the app's sources, as a developer runs it while writing the app. */
+export async function serveDev(app: ConsumerApp): Promise<{ url: string; server: ViteDevServer }> {
+  const port = await freePort();
+  const server = await createServer({
+    root: app.dir,
+    configFile: false,
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port, strictPort: true, hmr: false },
+  });
+  await server.listen();
   return { url: `http://127.0.0.1:${port}`, server };
 }

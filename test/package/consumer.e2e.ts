@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { PreviewServer } from 'vite';
+import type { PreviewServer, ViteDevServer } from 'vite';
 import { defaultStartTimeoutMs } from '../../src/lib/worker-start';
 import {
   buildApp,
@@ -15,6 +15,7 @@ import {
   directoryBytes,
   mainThreadBundle,
   serve,
+  serveDev,
   typeCheck,
   variantOf,
   type ConsumerApp,
@@ -22,7 +23,7 @@ import {
 
 const MiB = 1024 * 1024;
 let app: ConsumerApp;
-const servers: PreviewServer[] = [];
+const servers: (PreviewServer | ViteDevServer)[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
@@ -94,6 +95,14 @@ test('records a session, task, step and checkpoint, and reads them back after a 
   expect(read['markdown']).not.toContain('<script');
 });
 
+test('works under the Vite dev server too, with no configuration', async ({ page }) => {
+  const { url, server } = await serveDev(app);
+  servers.push(server);
+  await page.goto(`${url}/#write`);
+  const written = await result(page);
+  expect(written, JSON.stringify(written)).toMatchObject({ ok: true, data: { tool: true } });
+});
+
 const failures = [
   { name: 'removed from the build', worker: null, stage: 'load', says: 'could not be loaded' },
   {
@@ -115,7 +124,7 @@ for (const failure of failures) {
     const failed = await result(page);
     const seconds = (Date.now() - started) / 1000;
     console.log(
-      `worker ${failure.name}: typed error after ${seconds.toFixed(2)} s (page: ${failed['ms']} ms)`,
+      `worker ${failure.name}: typed error after ${seconds.toFixed(2)} s (in the page ${Math.round(Number(failed['ms']))} ms)`,
     );
     expect(failed, JSON.stringify(failed)).toMatchObject({
       ok: false,
