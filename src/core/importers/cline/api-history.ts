@@ -7,31 +7,25 @@
  * next user message's `[execute_command for '…'] Result:` text. The person's words are the `<task>`,
  * `<feedback>`, `<answer>` and `<user_message>` parts of user messages.
  */
-import { exitCodeInOutput } from '../../tools';
-import type { ToolCall } from '../../tools/types';
 import type { TranscriptItem } from '../types';
+import {
+  blocksOf,
+  instructions,
+  isErrorOutput,
+  resultInstructions,
+  resultText,
+  tagInput,
+  textOf,
+  toolCall,
+  workingDirectory,
+  type Pending,
+} from './content';
 import { isRecord, strField, type Tally } from './tally';
-import { parseToolTags, type TagCall } from './xml-tools';
+import { parseToolTags } from './xml-tools';
 
 const file = 'api_conversation_history.json';
-const personTags = /<(task|feedback|answer|user_message)>\n?([\s\S]*?)\n?<\/\1>/g;
 const resultHeader = /^\[([a-z_]+)(?: for [\s\S]*?)?\] Result:/;
-const failed =
-  /^(The tool execution failed with the following error:|The user denied this operation|\[ERROR\])/;
-const answeringTools = new Set([
-  'ask_followup_question',
-  'plan_mode_respond',
-  'attempt_completion',
-  'new_task',
-]);
 const compactionTools = new Set(['summarize_task', 'condense']);
-
-interface Pending {
-  readonly name: string;
-  readonly input: unknown;
-  readonly index: number;
-  readonly id: string | null;
-}
 
 export interface ApiWalkContext {
   readonly tally: Tally;
@@ -178,87 +172,4 @@ export function walkApiHistory(
   });
   for (const p of native.values()) emit(p.index, p, null);
   return { byIndex, cwd };
-}
-
-function blocksOf(content: unknown): unknown[] {
-  if (typeof content === 'string') return [content];
-  return Array.isArray(content) ? content : [];
-}
-
-function textOf(block: unknown): string {
-  if (typeof block === 'string') return block;
-  if (!isRecord(block)) return '';
-  return strField(block, 'text') ?? '';
-}
-
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (isRecord(content)) {
-    // AI SDK tool output: {type: 'text' | 'error-text' | 'json' | 'content', value}.
-    const value = content['value'];
-    if (typeof value === 'string') return value;
-    if (Array.isArray(value)) return value.map(textOf).join('\n');
-    return value === undefined ? '' : JSON.stringify(value);
-  }
-  return blocksOf(content).map(textOf).join('\n');
-}
-
-function isErrorOutput(output: unknown): boolean {
-  return isRecord(output) && (output['type'] === 'error-text' || output['type'] === 'error-json');
-}
-
-function instructions(
-  text: string,
-  common: Omit<TranscriptItem & { kind: 'instruction' }, 'kind' | 'text'>,
-  out: TranscriptItem[],
-): void {
-  if (!text.includes('<')) return;
-  for (const m of text.matchAll(personTags)) {
-    const words = (m[2] as string).trim();
-    if (words) out.push({ ...common, kind: 'instruction', text: words });
-  }
-}
-
-/** The person's words inside a tool result: an answer, feedback on a completion or a denied call. */
-function resultInstructions(
-  text: string,
-  tool: string | null,
-  common: Omit<TranscriptItem & { kind: 'instruction' }, 'kind' | 'text'>,
-  out: TranscriptItem[],
-): void {
-  if (
-    (tool !== null && answeringTools.has(tool)) ||
-    /The user (?:provided|denied this operation and provided)/.test(text)
-  )
-    instructions(text, common, out);
-}
-
-/** Cline: `# Current Working Directory (/x) Files`; Roo: `# Current Workspace Directory (/x) Files`. */
-function workingDirectory(text: string): string | null {
-  const m = /# Current (?:Working|Workspace) Directory \(([^)\n]+)\) Files/.exec(text);
-  return m ? (m[1] as string) : null;
-}
-
-function tagInput(call: TagCall): Record<string, unknown> {
-  const input: Record<string, unknown> = { ...call.params };
-  if (typeof input['requires_approval'] === 'string')
-    input['requires_approval'] = input['requires_approval'] === 'true';
-  return input;
-}
-
-function toolCall(p: Pending, result: { output?: string; isError?: boolean } | null): ToolCall {
-  if (result === null || result.output === undefined) return { tool: p.name, input: p.input };
-  const output = result.output;
-  const call: { tool: string; input: unknown; output: string; exitCode?: number | null; error?: string } = {
-    tool: p.name,
-    input: p.input,
-    output,
-  };
-  if (result.isError || failed.test(output)) call.error = output.slice(0, 2000);
-  if (p.name === 'execute_command') {
-    // Roo: `Command executed in terminal within working directory '…'. Exit code: N`; Cline writes none.
-    const roo = /^(?:[^\n]*\n)?[^\n]*?Exit code: (-?\d{1,3})\b/.exec(output);
-    call.exitCode = roo ? Number(roo[1]) : (exitCodeInOutput(output)?.exitCode ?? null);
-  }
-  return call;
 }
