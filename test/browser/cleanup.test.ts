@@ -71,7 +71,7 @@ describe('cleanup in the worker on OPFS', () => {
     expect(plan.tasks.map((t) => [t.taskId, t.verdict, t.reasonText])).toEqual([
       [parent, 'keep', `current task of session ${sessionId}`],
       [child, 'keep', `child task of task ${parent} (kept via ${parent} → ${child})`],
-      [old, 'clean', 'superseded and not needed by any kept task'],
+      [old, 'clean', 'marked superseded and not needed by any kept task'],
     ]);
 
     const report = await brain.cleanup();
@@ -125,6 +125,8 @@ describe('cleanup in the worker on OPFS', () => {
       await brain.setTaskState(id, 'done');
       ids.push(id);
     }
+    // Each done task is superseded by the next one of its session; the last by this one.
+    await brain.startTask({ sessionId, title: 'next' });
     const progress: { done: number; total: number }[] = [];
     let cleanupEnded = false;
     let firstProgress!: () => void;

@@ -123,7 +123,13 @@ describe('pure helpers', () => {
     expect(describeReason(referenced, titleOf)).toBe(
       'a child task of “Child” (via “Root” → “Child” → “Grandchild”)',
     );
-    expect(describeReason({ kind: 'superseded' }, titleOf)).toBe('superseded by later work');
+    expect(describeReason({ kind: 'superseded' }, titleOf)).toBe('marked superseded');
+    expect(describeReason({ kind: 'superseded', by: 3 } as RetentionReason, titleOf)).toBe(
+      'superseded: a newer task of its session, “Grandchild”, has started',
+    );
+    expect(describeReason({ kind: 'latest', sessionId: 1 } as RetentionReason, titleOf)).toMatch(
+      /latest task of its session/,
+    );
     expect(describeReason({ kind: 'orphan-deferred', limit: 4 }, titleOf)).toMatch(/limit of 4/);
   });
 });
