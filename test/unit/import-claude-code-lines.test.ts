@@ -1,0 +1,122 @@
+/**
+ * The Claude Code parser line by line on hand-written records: a malformed line reported by number with the rest
+ * read, a torn last line told apart from a malformed one, rewinds only where a person branches off the tip, a
+ * nested `"type":"progress"` that is not a progress record, calls flushed without a result.
+ */
+import { describe, expect, it } from 'vitest';
+import { createClaudeCodeParser } from '../../src/core/importers/claude-code';
+import type { TranscriptItem } from '../../src/core/importers/types';
+
+type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
+const of = <K extends TranscriptItem['kind']>(items: TranscriptItem[], kind: K) =>
+  items.filter((i): i is Of<K> => i.kind === kind);
+
+describe('Claude Code bad input', () => {
+  const good = (uuid: string, parent: string | null, text: string) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: text },
+      uuid,
+      sessionId: 's',
+      timestamp: '2026-11-20T09:00:00.000Z',
+    });
+
+  it('reports a malformed line by number and reads the rest', () => {
+    const p = createClaudeCodeParser();
+    const out = [
+      ...p.push(good('u1', null, 'first'), 1),
+      ...p.push('{"type":"user", oops', 2),
+      ...p.push('[1,2]', 3),
+    ];
+    out.push(...p.push(good('u2', 'u1', 'second'), 4), ...p.finish());
+    expect(of(out, 'instruction').map((i) => i.text)).toEqual(['first', 'second']);
+    expect(p.problems().map((x) => x.line)).toEqual([2, 3]);
+    expect(p.stats()).toMatchObject({ malformed: 2, tornLastLine: false });
+  });
+
+  it('tells a torn last line from a malformed one', () => {
+    const torn = good('u2', 'u1', 'cut').slice(0, 50);
+    for (const isTorn of [true, false]) {
+      const p = createClaudeCodeParser();
+      p.push(good('u1', null, 'first'), 1);
+      p.push(torn, 2);
+      p.finish({ torn: isTorn });
+      expect(p.stats().tornLastLine).toBe(isTorn);
+      expect(p.problems()).toHaveLength(isTorn ? 0 : 1);
+    }
+  });
+
+  it('takes only a person off the tip for a rewind, not a tool result', () => {
+    const p = createClaudeCodeParser();
+    const use = (uuid: string, parent: string, id: string) =>
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'assistant',
+        uuid,
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: {} }] },
+      });
+    const result = (uuid: string, parent: string, id: string) =>
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'user',
+        uuid,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+      });
+    const lines = [
+      good('u1', null, 'first'),
+      use('a1', 'u1', 't1'),
+      use('a2', 'a1', 't2'),
+      result('r1', 'a2', 't1'),
+      result('r2', 'a2', 't2'),
+      good('u2', 'a1', 'again'),
+    ];
+    const out = lines.flatMap((l, i) => p.push(l, i + 1));
+    expect(of(out, 'rewind')).toEqual([
+      expect.objectContaining({ toSourceId: 'a1', sourceId: 'rewind:u2', inclusive: false }),
+    ]);
+    expect(of(out, 'tool_call')).toHaveLength(2);
+  });
+
+  it('does not take a nested "type":"progress" for a progress record', () => {
+    const p = createClaudeCodeParser();
+    const line = JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      type: 'user',
+      message: { role: 'user', content: 'hi' },
+      toolUseResult: { type: 'progress' },
+      uuid: 'u1',
+    });
+    expect(of(p.push(line, 1), 'instruction')).toHaveLength(1);
+    expect(p.stats().skipped['progress']).toBeUndefined();
+  });
+
+  it('flushes calls that never got a result, without an output', () => {
+    const p = createClaudeCodeParser();
+    p.push(
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          model: 'm',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } }],
+        },
+      }),
+      1,
+    );
+    const [item] = p.finish();
+    expect(item).toMatchObject({
+      kind: 'tool_call',
+      callId: 'toolu_1',
+      call: { tool: 'Bash', input: { command: 'npm test' } },
+    });
+    expect((item as Of<'tool_call'>).call.output).toBeUndefined();
+  });
+});
