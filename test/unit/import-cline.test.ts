@@ -114,6 +114,68 @@ describe('Roo task folders ({version: 2, messages}, native tool calls)', () => {
   });
 });
 
+describe('native tool calls in an Anthropic-block history (Cline with native tools, Roo before v2)', () => {
+  it('pairs tool_use with tool_result by id, is_error as the error, and keeps a call with no result', () => {
+    const api = [
+      { role: 'user', content: [{ type: 'text', text: '<task>\nRun the tests\n</task>' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'Tests first.' },
+          { type: 'text', text: 'Running them.' },
+          { type: 'tool_use', id: 't1', name: 'execute_command', input: { command: 'npm test' } },
+          { type: 'tool_use', id: 't2', name: 'read_file', input: { path: 'missing.ts' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 't2',
+            is_error: true,
+            content: [{ type: 'text', text: 'File not found' }],
+          },
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: 'Command executed.\nOutput:\nTests: 3 passed, 3 total',
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't3', name: 'execute_command', input: { command: 'npm run build' } },
+        ],
+      },
+    ];
+    const parsed = parseClineTask({ apiConversationHistory: JSON.stringify(api) });
+    expect(parsed.items.map((i) => [i.kind, i.kind === 'tool_call' ? i.callId : null])).toEqual([
+      ['instruction', null],
+      ['assistant', null],
+      ['assistant', null],
+      ['tool_call', 't2'],
+      ['tool_call', 't1'],
+      ['tool_call', 't3'],
+    ]);
+    const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i.call] : []));
+    expect(calls[0]).toEqual({
+      tool: 'read_file',
+      input: { path: 'missing.ts' },
+      output: 'File not found',
+      error: 'File not found',
+    });
+    expect(calls[1]).toMatchObject({
+      tool: 'execute_command',
+      output: 'Command executed.\nOutput:\nTests: 3 passed, 3 total',
+      exitCode: null,
+    });
+    expect(calls[2]).toEqual({ tool: 'execute_command', input: { command: 'npm run build' } });
+    expect(parsed.meta.agent).toBe('cline');
+  });
+});
+
 describe('tool tags in assistant text', () => {
   it('reads params, keeps a body holding the closing tag of another param, and takes an open tag to the end', () => {
     const { calls, prose } = parseToolTags(

@@ -82,6 +82,31 @@ describe('Gemini CLI .jsonl chats', () => {
     expect(meta.startedAt).toBeGreaterThan(Date.parse('2026-11-20T09:00:00Z'));
   });
 
+  it('reads a resume that rewrites the same history (notices left out) as nothing new', () => {
+    const p = createGeminiLineParser();
+    const user = { id: 'u1', type: 'user', timestamp: '2026-11-20T09:00:00Z', content: [{ text: 'fix it' }] };
+    const model = { id: 'g1', type: 'gemini', timestamp: '2026-11-20T09:00:01Z', content: 'done' };
+    const notice = { id: 'i1', type: 'info', timestamp: '2026-11-20T09:00:02Z', content: 'Switched model' };
+    const lines = [
+      { sessionId: 's', projectHash: 'h' },
+      user,
+      model,
+      notice,
+      { $set: { messages: [user, model] } },
+    ];
+    const items = lines.flatMap((r, k) => p.push(JSON.stringify(r), k + 1));
+    expect(items.map((i) => i.kind)).toEqual(['instruction', 'assistant', 'other']);
+    expect(p.stats().duplicates).toBe(2);
+    // The control: the same rewrite without the model's reply is a cut tail, a rewind.
+    const q = createGeminiLineParser();
+    const cut = [...lines.slice(0, 4), { $set: { messages: [user] } }];
+    expect(cut.flatMap((r, k) => q.push(JSON.stringify(r), k + 1)).at(-1)).toMatchObject({
+      kind: 'rewind',
+      toSourceId: 'g1',
+      inclusive: true,
+    });
+  });
+
   it('gives out a call that never finished without a result, at the end', () => {
     const p = createGeminiLineParser();
     p.push(JSON.stringify({ sessionId: 's', projectHash: 'h' }), 1);

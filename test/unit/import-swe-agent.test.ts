@@ -85,6 +85,45 @@ describe('mini-swe-agent .traj.json', () => {
     expect(parsed.stats.unknown).toEqual(truth.unknown);
   });
 
+  it('reads tool-call mode: actions with their ids, results in role "tool" messages', () => {
+    const doc = {
+      info: {},
+      messages: [
+        { role: 'user', content: 'Fix it.' },
+        {
+          role: 'assistant',
+          content: 'THOUGHT: look',
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command": "ls"}' } },
+          ],
+          extra: { actions: [{ command: 'ls', tool_call_id: 'c1' }] },
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'c1',
+          content: '<returncode>0</returncode>\n<output>\nsrc\n</output>',
+          extra: { raw_output: 'src\n', returncode: 0 },
+        },
+        {
+          role: 'assistant',
+          content: 'THOUGHT: again',
+          tool_calls: [
+            { id: 'c2', type: 'function', function: { name: 'bash', arguments: '{"command": "pwd"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'c2', content: '<returncode>2</returncode>\n<output>\nno\n</output>' },
+      ],
+      trajectory_format: 'mini-swe-agent-1.1',
+    };
+    const calls = parseMiniSweAgentTrajectory(JSON.stringify(doc)).items.flatMap((i) =>
+      i.kind === 'tool_call' ? [i] : [],
+    );
+    expect(calls.map((c) => [c.callId, c.call.input, c.call.output, c.call.exitCode])).toEqual([
+      ['c1', { command: 'ls' }, 'src\n', 0],
+      ['c2', { command: 'pwd' }, 'no', 2],
+    ]);
+  });
+
   it('reads the older text form without extra: returncode and output from the text', () => {
     const old = {
       info: { exit_status: 'Submitted', submission: '' },

@@ -55,7 +55,8 @@ export function messageItems(
   if (!seen) {
     seen = { text: false, thoughts: 0 };
     state.seen.set(id, seen);
-    state.live.push(id);
+    // Notices (info/error/warning) are not part of the model's history, which a `$set: {messages}` rewrites.
+    if (type === 'user' || type === 'gemini') state.live.push(id);
   }
   const out: TranscriptItem[] = [];
   if (type === 'user') {

@@ -90,7 +90,7 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
       text: leafText(doc[key]),
     });
   }
-  if (isRecord(doc['attempts'])) tally.skip('attempts');
+  if (Array.isArray(doc['attempts'])) tally.skip('attempts');
   const info = isRecord(doc['info']) ? doc['info'] : {};
   const submission = strField(info, 'submission');
   if (submission)
