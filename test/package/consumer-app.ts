@@ -56,7 +56,17 @@ async function write(brain: Brain) {
   const tool = await callBrainTool(brain, 'record_decision', {
     sessionId, taskId, text: 'Weeks start on Sunday', why: 'The test fixture is US-locale',
   });
-  return { sessionId, taskId, stepId: step.id, entryId: entry.id, tool: tool.ok };
+  // The memory tools need a project folder: an OPFS one, as a playground without a picked folder has.
+  await brain.openProject({ kind: 'opfs', name: 'consumer-project', create: true });
+  await brain.createAgentFolder();
+  const tools = brainTools(brain, { sessionId, taskId });
+  // As a model would: read the file (createAgentFolder wrote its template), then write with the version read.
+  const read = await tools.call('read_memory', { file: 'PROJECT_MEMORY.md' });
+  const version = /\\(version (.+?), \\d+ characters\\)/.exec(read.text)?.[1] ?? null;
+  const wrote = await tools.call('write_memory', {
+    file: 'PROJECT_MEMORY.md', text: '# Project memory\\n\\n- Weeks start on Sunday in tests.\\n', expectedVersion: version,
+  });
+  return { sessionId, taskId, stepId: step.id, entryId: entry.id, tool: tool.ok, memory: wrote.ok || wrote.text };
 }
 
 async function read(brain: Brain) {
@@ -68,12 +78,15 @@ async function read(brain: Brain) {
   const [entry] = await brain.listCheckpoints(task.id);
   const body = entry ? await brain.readCheckpoint(entry.id) : null;
   const resume = await callBrainTool(brain, 'read_resume_point', { sessionId: session.id });
+  await brain.openProject({ kind: 'opfs', name: 'consumer-project' });
+  const memory = await callBrainTool(brain, 'read_memory', { file: 'PROJECT_MEMORY.md' });
   return {
     session: session.title,
     task: task.title,
     steps: steps.map((s) => s.tool),
     checkpoint: body && { path: body.path, before: body.before, after: body.after },
     resumeMentionsDecision: resume.ok && resume.text.includes('Weeks start on Sunday'),
+    memory: memory.ok ? memory.text.includes('- Weeks start on Sunday in tests.') : memory.text,
   };
 }
 

@@ -74,7 +74,7 @@ test('records a session, task, step and checkpoint, and reads them back after a 
   const url = await served(app.dist);
   await page.goto(`${url}/#write`);
   const written = await result(page);
-  expect(written, JSON.stringify(written)).toMatchObject({ ok: true, data: { tool: true } });
+  expect(written, JSON.stringify(written)).toMatchObject({ ok: true, data: { tool: true, memory: true } });
   expect(written['tools']).toContain('record_decision');
 
   await page.evaluate(() => (location.hash = '#read'));
@@ -88,6 +88,7 @@ test('records a session, task, step and checkpoint, and reads them back after a 
       steps: ['edit_file'],
       checkpoint: { path: 'src/date.ts', before: 'weekStart = 1\n', after: 'weekStart = 0\n' },
       resumeMentionsDecision: true,
+      memory: true,
     },
   });
   // agent-brain/markdown, loaded on demand: rendered and sanitised.
