@@ -103,6 +103,20 @@ describe('sniffers against each other', () => {
     });
   }
 
+  it('a mini-swe-agent file whose config templates push its version past the head', () => {
+    const doc = {
+      info: {
+        model_stats: { instance_cost: 0.1, api_calls: 3 },
+        config: { agent: { system_template: 'x'.repeat(70_000) } },
+        mini_version: '2.1.0',
+      },
+      messages: [],
+    };
+    const text = JSON.stringify(doc, null, 2).slice(0, 64 * 1024);
+    expect(sniffMiniSweAgentTrajectory('run.json', text)).toBe(2);
+    expect(sniffSweAgentTrajectory('run.json', text)).toBe(0);
+  });
+
   it('a head cut mid-line still sniffs, and an own name over unplaceable content is 1', () => {
     expect(sniffGeminiJsonl('x.jsonl', generateGeminiChat().text.slice(0, 70))).toBe(2);
     expect(sniffGeminiJsonl('chats/session-2026-11-20T09-00-3b0d2fca.jsonl', '{"type":"user"}')).toBe(1);

@@ -2,7 +2,7 @@
  * SWE-agent and mini-swe-agent trajectories by name and first bytes. Both are pretty-printed JSON
  * (`json.dumps(data, indent=2)`): SWE-agent's opens with `"trajectory": [` and its steps hold `"action"` and
  * `"observation"`; mini-swe-agent's opens with `"info"` and says `"trajectory_format": "mini-swe-agent-…"`
- * (at the end of the file: the head shows its `"mini_version"` and `messages` instead).
+ * (at the end of the file), and its `info` opens with `model_stats`.
  */
 import type { Sniff } from '../types';
 
@@ -21,5 +21,8 @@ export const sniffMiniSweAgentTrajectory: Sniff = (name, head) => {
     (text.includes('"mini_version"') && text.includes('"messages"'))
   )
     return 2;
+  // `info` comes first and opens with `model_stats`; the run's config (long templates) follows, so the version
+  // and the messages may lie past the head.
+  if (/^\{"info":\{"model_stats":\{"instance_cost":/.test(text.slice(0, 400).replace(/\s+/g, ''))) return 2;
   return /\.traj\.json$/.test(name) && text.trimStart().startsWith('{') ? 1 : 0;
 };
