@@ -9,7 +9,7 @@ import { BrainError } from '../core/errors';
 import type { Database } from '../storage/sqlite/database';
 import { createArchiveFeature } from './archive/feature';
 import { assemble, serialise } from './assemble';
-import { createCheckpointsFeature } from './checkpoints/feature';
+import { createCheckpointStore, createCheckpointsFeature } from './checkpoints/feature';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createChangeListeners, createDatabaseFeature } from './database/feature';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
@@ -58,13 +58,14 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   });
   const cleanupFeature = createLifecycleFeature(ctx, deps);
+  const checkpointStore = createCheckpointStore(ctx);
   const api = assemble<BrainApi>(
     createDatabaseFeature(ctx, deps, listeners),
     createSessionsFeature(ctx),
-    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles),
+    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles, checkpointStore),
     project.api,
     archive.api,
-    createCheckpointsFeature(ctx),
+    createCheckpointsFeature(ctx, checkpointStore),
     cleanupFeature.api,
   );
   return cleanupFeature.start(serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress'])));

@@ -1,6 +1,7 @@
 /**
- * The memory features (issue 6) assembled: events, plans, compression and resume, history search, skills. They
- * share one event log; `files` gives them the project's `.agent` folder when one is open.
+ * The memory features assembled: events, plans, compression and resume, history search, skills, and the tool-call
+ * recorder (given the checkpoint store). They share one event log; `files` gives them the project's `.agent`
+ * folder when one is open.
  */
 import type { EngineContext } from './context';
 import { createEventLog, createEventsFeature } from './events/feature';
@@ -9,10 +10,13 @@ import { createHistoryFeature } from './history/feature';
 import { createPlanFeature } from './plan/feature';
 import { createSkillsFeature } from './skills/feature';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
+import type { CheckpointStore } from './checkpoints/feature';
+import { createToolCallDeps, createToolCallsFeature } from './tool-calls/feature';
 
 export function createMemoryFeatures(
   ctx: EngineContext,
   files: MemoryFilesProvider = noMemoryFiles,
+  checkpoints?: CheckpointStore,
 ): object[] {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
@@ -23,5 +27,7 @@ export function createMemoryFeatures(
     compression.feature,
     createHistoryFeature(log),
     createSkillsFeature(log, files),
+    // The tool-call recorder writes events through the same log and checkpoints through the shared store.
+    ...(checkpoints ? [createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints))] : []),
   ];
 }

@@ -217,7 +217,11 @@ describe('resumePoint', () => {
       planStepN: 2,
       failing: null,
     });
-    expect(resume.validationsDone.map((v) => [v.name, v.planStepId])).toEqual([['npm test', b]]);
+    // Every check whose latest run passed, each with what changed since: step 1's run is older than two edits.
+    expect(resume.validationsDone.map((v) => [v.name, v.planStepId, v.changedSince])).toEqual([
+      ['npm test', a, ['test/csv.test.ts', 'src/csv.ts']],
+      ['npm test', b, []],
+    ]);
     expect(resume.filesChanged.map((f) => [f.path, f.checkpointEntryIds])).toEqual([
       ['test/csv.test.ts', []],
       ['src/csv.ts', [5, 6]],

@@ -382,7 +382,7 @@ describe('the saved fold', () => {
     const json = foldToJson(fold);
     expect(foldFromJson(json)).toEqual(fold);
     expect(foldFromJson(json.slice(0, -1))).toBeNull();
-    expect(foldFromJson(json.replace('"format":1', '"format":99'))).toBeNull();
+    expect(foldFromJson(json.replace('"format":2', '"format":99'))).toBeNull();
     expect(
       foldFromJson(json.replace('"decisions":[{"eventId":', '"decisions":[{"eventId":"x","was":')),
     ).toBeNull();

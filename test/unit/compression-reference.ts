@@ -20,6 +20,7 @@ import {
   type CheckpointValidation,
 } from '../../src/core/compression/model';
 import { chooseNextAction } from '../../src/core/compression/next-action';
+import { applyAgentTodos, type AgentTodoItem } from '../../src/core/events/agent-notes';
 import { approxTokens, type BudgetItem, type ContextBudget } from '../../src/core/compression/model';
 import {
   chooseTail,
@@ -129,6 +130,8 @@ function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): Chec
       checkpointEntryIds: changes.flatMap((c) => (c.checkpointEntryId === null ? [] : [c.checkpointEntryId])),
       lastEventId: last.id,
       lastText: last.text,
+      outside: last.outside === true,
+      transient: first.change === 'created' && last.change === 'deleted',
     });
   }
   return files.sort((a, b) => a.lastEventId - b.lastEventId);
@@ -143,7 +146,6 @@ function extractValidations(
   plan: Plan | null,
   verdicts: Verdicts,
 ): CheckpointValidation[] {
-  const lastFileChange = events.reduce((max, e) => (e.kind === 'file_change' && e.id > max ? e.id : max), 0);
   const runs = events.filter((e): e is ValidationEvent => e.kind === 'validation');
   const unfinished = new Set(
     plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? [],
@@ -179,10 +181,30 @@ function extractValidations(
       planStepId: v.planStepId,
       runs: s.runs,
       failedRuns: s.failed,
-      stale: lastFileChange > v.id,
+      changedSince: referenceChangedSince(events, v.id),
+      stale: referenceChangedSince(events, v.id).length > 0,
     });
   }
   return result;
+}
+
+/**
+ * Files whose latest change came after event `id` and can affect a check: not outside the root (by that latest
+ * change), not under .agent/, not created and deleted again; least recently changed first.
+ */
+export function referenceChangedSince(events: readonly SessionEvent[], id: number): string[] {
+  const byPath = new Map<string, FileChangeEvent[]>();
+  for (const e of events)
+    if (e.kind === 'file_change') byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  return [...byPath.values()]
+    .filter((changes) => {
+      const first = changes[0] as FileChangeEvent;
+      const last = changes[changes.length - 1] as FileChangeEvent;
+      const scratch = first.change === 'created' && last.change === 'deleted';
+      return last.id > id && last.outside !== true && !scratch && !last.path.startsWith('.agent/');
+    })
+    .sort((a, b) => (a.at(-1) as FileChangeEvent).id - (b.at(-1) as FileChangeEvent).id)
+    .map((changes) => (changes[0] as FileChangeEvent).path);
 }
 
 /** Blockers and questions: open ones stay; resolved/answered ones (and the resolutions) leave the context. */
@@ -224,7 +246,23 @@ function extractOpenItems(events: readonly SessionEvent[], verdicts: Verdicts, m
   return { openBlockers, openQuestions, answers: keptAnswers };
 }
 
+function extractAgentNotes(events: readonly SessionEvent[]) {
+  let intention = null as ActiveCheckpoint['intention'];
+  let plan = null as { eventId: EventId; items: AgentTodoItem[] } | null;
+  for (const e of events) {
+    if (e.kind !== 'note') continue;
+    if (e.said) intention = textOf(e);
+    if (e.todos) plan = { eventId: e.id, items: applyAgentTodos(plan?.items ?? [], e.todos) };
+  }
+  const agentPlan = plan && {
+    eventId: plan.eventId,
+    items: plan.items.map((i, index) => ({ n: index + 1, text: i.text, state: i.state })),
+  };
+  return { intention, agentPlan };
+}
+
 function extractRest(events: readonly SessionEvent[], verdicts: Verdicts) {
+  const { intention, agentPlan } = extractAgentNotes(events);
   let lastProgress: ActiveCheckpoint['lastProgress'] = null;
   for (const e of events) {
     if (e.kind === 'progress') {
@@ -234,10 +272,12 @@ function extractRest(events: readonly SessionEvent[], verdicts: Verdicts) {
     } else if (e.kind === 'plan_step_started' || e.kind === 'plan_step_done') {
       drop(verdicts, e.id, 'plan step state (held by the plan)');
     } else if (e.kind === 'note') {
-      drop(verdicts, e.id, 'free text');
+      if (agentPlan?.eventId === e.id) keep(verdicts, e.id, "the agent's todo list");
+      else if (intention?.eventId === e.id) keep(verdicts, e.id, "the agent's stated intention");
+      else drop(verdicts, e.id, e.todos ? 'older todo list (the latest is in the checkpoint)' : 'free text');
     }
   }
-  return lastProgress;
+  return { lastProgress, intention, agentPlan };
 }
 
 export function referenceExtract(input: ReferenceInput): Extraction {
@@ -248,7 +288,7 @@ export function referenceExtract(input: ReferenceInput): Extraction {
   const files = extractFiles(events, verdicts);
   const validations = extractValidations(events, input.plan, verdicts);
   const { openBlockers, openQuestions, answers } = extractOpenItems(events, verdicts, input.maxAnswers ?? 10);
-  const lastProgress = extractRest(events, verdicts);
+  const { lastProgress, intention, agentPlan } = extractRest(events, verdicts);
   const plan = input.plan;
   const blocker = openBlockers[openBlockers.length - 1] ?? null;
   const nextAction = chooseNextAction({
@@ -257,6 +297,8 @@ export function referenceExtract(input: ReferenceInput): Extraction {
     validations,
     latestInstruction: latest,
     lastProgress,
+    agentPlan,
+    intention,
   });
   const goal =
     plan?.goal ||
@@ -282,6 +324,8 @@ export function referenceExtract(input: ReferenceInput): Extraction {
       steps: plan.steps.map(({ id, n, what, why, state }) => ({ id, n, what, why, state })),
     },
     lastProgress,
+    agentPlan,
+    intention,
     nextAction,
     lastEventId: events.length === 0 ? null : (events[events.length - 1] as SessionEvent).id,
     eventCount: events.length,
@@ -341,9 +385,8 @@ export function referencePlanCompression(input: ReferencePlanInput): Compression
 
 // The engine's validationsDone before the fold (src/engine/compression/resume.ts)
 
-/** Passed runs (latest per check and plan step) with no file change after them: they need not run again. */
+/** Every check's latest passed run (per name and plan step), with the files changed since that can affect it. */
 export function referenceValidationsDone(all: readonly SessionEvent[]): ResumeValidation[] {
-  const lastChange = all.reduce((max, e) => (e.kind === 'file_change' && e.id > max ? e.id : max), 0);
   const latest = new Map<string, ResumeValidation>();
   for (const e of [...all].sort((a, b) => a.id - b.id)) {
     if (e.kind !== 'validation') continue;
@@ -353,7 +396,8 @@ export function referenceValidationsDone(all: readonly SessionEvent[]): ResumeVa
       result: e.result,
       planStepId: e.planStepId,
       at: e.createdAt,
+      changedSince: referenceChangedSince(all, e.id),
     });
   }
-  return [...latest.values()].filter((v) => v.result === 'passed' && v.eventId > lastChange);
+  return [...latest.values()].filter((v) => v.result === 'passed');
 }

@@ -3,6 +3,7 @@ import { buildActiveCheckpoint } from '../../src/core/compression/extract';
 import { planCompression } from '../../src/core/compression/plan-compression';
 import { renderSessionSummary } from '../../src/core/compression/render';
 import { parseSessionSummary } from '../../src/core/formats/session-summary';
+import type { SessionEvent } from '../../src/core/events/model';
 import { ids, log, plan, session, task } from './events-fixtures';
 
 const build = (
@@ -325,15 +326,21 @@ describe('SESSION_SUMMARY.md', () => {
 });
 
 describe('SESSION_SUMMARY.md on a long session', () => {
-  it('shows the newest items of long lists and says how many older ones there are', () => {
+  it('shows the newest 10 decisions and those about a changed file, and says how to list the rest', () => {
     const many = log(
+      ['file', 'src/paginate.ts'],
       ...Array.from({ length: 70 }, (_, i) => ['decision', `Decision ${i + 1}`] as ['decision', string]),
     );
-    const md = renderSessionSummary(build(many));
-    expect(md).toContain('- Decision 70 (#70)');
-    expect(md).toContain('- Decision 21 (#21)');
-    expect(md).not.toContain('- Decision 20 (#20)');
-    expect(md).toContain('- … and 20 older decisions in force (in the checkpoint and the history).');
-    expect(build(many).decisions).toHaveLength(70);
+    const tied = { ...many[5], text: 'Decision 5: keep the last page in src/paginate.ts' } as SessionEvent;
+    const events = many.map((e) => (e.id === tied.id ? tied : e));
+    const md = renderSessionSummary(build(events));
+    expect(md).toContain('- Decision 70 (#71)');
+    expect(md).toContain('- Decision 61 (#62)');
+    expect(md).not.toContain('- Decision 60 (#61)');
+    expect(md).toContain('- Decision 5: keep the last page in src/paginate.ts (#6)');
+    expect(md).toContain(
+      '- … and 59 older decisions in force, not about a file still changed (list them: listEvents(1, { kinds: [\'decision\'] }), or search the history for "decision").',
+    );
+    expect(build(events).decisions).toHaveLength(70);
   });
 });

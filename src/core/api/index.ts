@@ -43,6 +43,8 @@ export * from './archive';
 import type { ArchiveApi } from './archive';
 export * from './size-history';
 import type { ProgressApi, SizeHistoryApi } from './size-history';
+export * from './tool-calls';
+import type { ToolCallsApi } from './tool-calls';
 
 export type ChangeTopic =
   | 'sessions'
@@ -165,4 +167,5 @@ export type BrainApi = CoreApi &
   LifecycleApi &
   ArchiveApi &
   SizeHistoryApi &
-  ProgressApi;
+  ProgressApi &
+  ToolCallsApi;

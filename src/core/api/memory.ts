@@ -199,6 +199,8 @@ export interface ResumeValidation {
   readonly result: ValidationResult;
   readonly planStepId: PlanStepId | null;
   readonly at: number;
+  /** Files changed after this run that may affect it (not `.agent/`, outside-root or scratch files). */
+  readonly changedSince: readonly string[];
 }
 
 export interface ResumePoint {
@@ -209,7 +211,10 @@ export interface ResumePoint {
   readonly checkpoint: ActiveCheckpoint;
   /** Shortcut to `checkpoint.nextAction`: what to do first. */
   readonly firstUnfinishedAction: ActiveCheckpoint['nextAction'];
-  /** Passed validations with no file change since: do not run them again. */
+  /**
+   * Every check whose latest run passed, with `changedSince`: empty means nothing since could affect it (do not
+   * run it again); otherwise the listed files changed after it.
+   */
   readonly validationsDone: readonly ResumeValidation[];
   readonly filesChanged: ActiveCheckpoint['files'];
   /** What to put in the agent's context: the summary, the active tail, and which .agent files hold more. */

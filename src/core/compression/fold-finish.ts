@@ -4,7 +4,7 @@
  */
 import type { EventId, SessionId, TaskId } from '../ids';
 import type { Plan } from '../plan/model';
-import type { CheckFold, CheckpointFold } from './fold';
+import type { CheckFold, CheckpointFold, FileFold } from './fold';
 import { CHECKPOINT_VERSION, type ActiveCheckpoint, type CheckpointValidation } from './model';
 import { chooseNextAction } from './next-action';
 
@@ -29,12 +29,34 @@ export function chosenChecks(state: CheckpointFold, plan: Plan | null): CheckFol
   return [...chosen.values()].sort((a, b) => a.latest.eventId - b.latest.eventId);
 }
 
-const toValidation = (state: CheckpointFold, c: CheckFold): CheckpointValidation => ({
-  ...c.latest,
-  runs: c.runs,
-  failedRuns: c.failed,
-  stale: state.lastFileChange > c.latest.eventId,
-});
+/** A scratch file: created and deleted again within the session, so no net change. */
+const isTransient = (f: FileFold) => f.first === 'created' && f.last === 'deleted';
+
+/**
+ * Whether a file's change can affect a check: not the agent's own memory (`.agent/`), not a file outside the
+ * project root, not a scratch file that came and went.
+ */
+export const affectsChecks = (f: FileFold) =>
+  !f.outside && !isTransient(f) && !f.path.startsWith('.agent/') && f.path !== '.agent';
+
+/** Files changed after event `eventId` that may affect a check run then, least recently changed first. */
+export function changedSince(state: CheckpointFold, eventId: EventId): string[] {
+  if (state.lastFileChange <= eventId) return [];
+  const paths: string[] = [];
+  for (const f of state.files.values()) if (f.lastEventId > eventId && affectsChecks(f)) paths.push(f.path);
+  return paths;
+}
+
+const toValidation = (state: CheckpointFold, c: CheckFold): CheckpointValidation => {
+  const changed = changedSince(state, c.latest.eventId);
+  return {
+    ...c.latest,
+    runs: c.runs,
+    failedRuns: c.failed,
+    changedSince: changed,
+    stale: changed.length > 0,
+  };
+};
 
 export interface FinishContext {
   readonly sessionId: SessionId;
@@ -53,6 +75,11 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
   const openBlockers = [...state.openBlockers.values()];
   const blocker = openBlockers.at(-1) ?? null;
   const lastProgress = state.lastProgress;
+  const agentPlan = state.agentPlan && {
+    eventId: state.agentPlan.eventId,
+    items: state.agentPlan.items.map((i, index) => ({ n: index + 1, text: i.text, state: i.state })),
+  };
+  const intention = state.lastIntention;
   return {
     version: CHECKPOINT_VERSION,
     sessionId: context.sessionId,
@@ -69,6 +96,8 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
       checkpointEntryIds: [...f.entries],
       lastEventId: f.lastEventId,
       lastText: f.lastText,
+      outside: f.outside,
+      transient: isTransient(f),
     })),
     validations,
     blocker,
@@ -80,7 +109,17 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
       steps: plan.steps.map(({ id, n, what, why, state: s }) => ({ id, n, what, why, state: s })),
     },
     lastProgress,
-    nextAction: chooseNextAction({ plan, blocker, validations, latestInstruction: latest, lastProgress }),
+    agentPlan,
+    intention,
+    nextAction: chooseNextAction({
+      plan,
+      blocker,
+      validations,
+      latestInstruction: latest,
+      lastProgress,
+      agentPlan,
+      intention,
+    }),
     lastEventId: state.lastEventId,
     eventCount: state.eventCount,
   };

@@ -8,6 +8,7 @@ import {
   checkKey,
   initialFold,
   normaliseInstruction,
+  type AgentPlanFold,
   type AnswerFold,
   type CheckFold,
   type CheckpointFold,
@@ -18,7 +19,7 @@ import {
 import type { CheckpointDecision, CheckpointText } from './model';
 
 /** Bump when the state's shape or meaning changes: older saved states are then folded again from the start. */
-export const FOLD_FORMAT = 1;
+export const FOLD_FORMAT = 2;
 
 interface FoldJson {
   readonly format: number;
@@ -39,6 +40,8 @@ interface FoldJson {
   readonly questionTexts: readonly (readonly [number, string])[];
   readonly answers: readonly AnswerFold[];
   readonly lastProgress: ProgressFold | null;
+  readonly lastIntention: CheckpointText | null;
+  readonly agentPlan: AgentPlanFold | null;
 }
 
 export function foldToJson(state: CheckpointFold): string {
@@ -61,6 +64,8 @@ export function foldToJson(state: CheckpointFold): string {
     questionTexts: [...state.questionTexts],
     answers: state.answers,
     lastProgress: state.lastProgress,
+    lastIntention: state.lastIntention,
+    agentPlan: state.agentPlan,
   };
   return JSON.stringify(json);
 }
@@ -122,6 +127,7 @@ const isFoldJson = isRecord({
       entries: isArrayOf(isId),
       lastEventId: isId,
       lastText: isString,
+      outside: (v) => typeof v === 'boolean',
     }),
   ),
   lastFileChange: isInt,
@@ -144,6 +150,20 @@ const isFoldJson = isRecord({
   questionTexts: isArrayOf(isPair(isId, isString)),
   answers: isArrayOf(isRecord({ ...text, question: isString })),
   lastProgress: orNull(isRecord({ ...text, next: orNull(isString) })),
+  lastIntention: orNull(isText),
+  agentPlan: orNull(
+    isRecord({
+      eventId: isId,
+      at: isInt,
+      items: isArrayOf(
+        isRecord({
+          text: isString,
+          state: isOneOf('todo', 'started', 'done', 'skipped'),
+          id: orNull(isString),
+        }),
+      ),
+    }),
+  ),
 });
 
 const sameLimits = (a: FoldLimits, b: FoldLimits) =>
@@ -167,6 +187,8 @@ export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): Ch
   state.firstInstruction = saved.firstInstruction;
   state.lastFileChange = saved.lastFileChange;
   state.lastProgress = saved.lastProgress;
+  state.lastIntention = saved.lastIntention;
+  state.agentPlan = saved.agentPlan;
   for (const i of saved.instructions) state.instructions.set(normaliseInstruction(i.text), i);
   for (const d of saved.decisions) state.decisions.set(d.eventId, d);
   for (const [id, replaces] of saved.retired) state.retired.set(id as EventId, replaces as EventId[]);

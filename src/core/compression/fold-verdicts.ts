@@ -110,7 +110,9 @@ export function foldVerdicts(
         drop(e, 'plan step state (held by the plan)');
         break;
       case 'note':
-        drop(e, 'free text');
+        if (state.agentPlan?.eventId === e.id) keep(e, "the agent's todo list");
+        else if (state.lastIntention?.eventId === e.id) keep(e, "the agent's stated intention");
+        else drop(e, e.todos ? 'older todo list (the latest is in the checkpoint)' : 'free text');
         break;
       default: {
         const unknown: never = e;

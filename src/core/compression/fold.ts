@@ -13,6 +13,7 @@
  * the engine checks the target exists when it records the link.
  */
 import { BrainError } from '../errors';
+import { applyAgentTodos, type AgentTodoItem } from '../events/agent-notes';
 import type { FileChangeKind, PlanStepId, SessionEvent, ValidationResult } from '../events/model';
 import type { CheckpointEntryId, EventId, TaskId } from '../ids';
 import type { CheckpointDecision, CheckpointText } from './model';
@@ -50,6 +51,15 @@ export interface FileFold {
   readonly entries: CheckpointEntryId[];
   lastEventId: EventId;
   lastText: string;
+  /** Outside the project root (as its latest change said): never makes a check stale. */
+  outside: boolean;
+}
+
+/** The agent's own todo list, as its latest plan tool call left it. */
+export interface AgentPlanFold {
+  readonly eventId: EventId;
+  readonly at: number;
+  readonly items: readonly AgentTodoItem[];
 }
 
 export interface CheckRun {
@@ -104,6 +114,9 @@ export interface CheckpointFold {
   /** The newest answers, oldest first. */
   readonly answers: AnswerFold[];
   lastProgress: ProgressFold | null;
+  /** The agent's latest own words (a `said` note): its stated intention. */
+  lastIntention: CheckpointText | null;
+  agentPlan: AgentPlanFold | null;
 }
 
 export const normaliseInstruction = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -129,6 +142,8 @@ export function initialFold(limits: Partial<FoldLimits> = {}): CheckpointFold {
     questionTexts: new Map(),
     answers: [],
     lastProgress: null,
+    lastIntention: null,
+    agentPlan: null,
   };
 }
 
@@ -176,7 +191,9 @@ function foldFileChange(state: CheckpointFold, e: SessionEvent & { kind: 'file_c
     entries: [],
     lastEventId: e.id,
     lastText: e.text,
+    outside: false,
   };
+  file.outside = e.outside === true;
   file.last = e.change;
   file.edits++;
   file.lastEventId = e.id;
@@ -266,9 +283,15 @@ export function stepFold(state: CheckpointFold, e: SessionEvent): CheckpointFold
     case 'progress':
       state.lastProgress = { ...textOf(e), next: e.next };
       break;
+    case 'note':
+      if (e.said) state.lastIntention = textOf(e);
+      if (e.todos) {
+        const items = applyAgentTodos(state.agentPlan?.items ?? [], e.todos);
+        state.agentPlan = { eventId: e.id, at: e.createdAt, items };
+      }
+      break;
     case 'plan_step_started':
     case 'plan_step_done':
-    case 'note':
       break;
     default: {
       const unknown: never = e;

@@ -30,6 +30,10 @@ export interface CheckpointFile {
   readonly checkpointEntryIds: readonly CheckpointEntryId[];
   readonly lastEventId: EventId;
   readonly lastText: string;
+  /** Outside the project root the agent worked in. */
+  readonly outside: boolean;
+  /** Created and deleted again within the session (a scratch file): no net change. */
+  readonly transient: boolean;
 }
 
 export interface CheckpointValidation {
@@ -42,7 +46,12 @@ export interface CheckpointValidation {
   /** Runs of this check (same name and plan step) so far, and how many did not pass. */
   readonly runs: number;
   readonly failedRuns: number;
-  /** A file changed after this run: its result may no longer hold. */
+  /**
+   * Files changed after this run, which may affect it: not `.agent/` files, not files outside the project root,
+   * not scratch files created and deleted again. Empty: the result still holds as far as the log knows.
+   */
+  readonly changedSince: readonly string[];
+  /** `changedSince` is not empty: its result may no longer hold. */
   readonly stale: boolean;
 }
 
@@ -58,7 +67,10 @@ export type NextActionKind =
   | 'resolve_blocker'
   | 'continue_step'
   | 'start_step'
+  | 'continue_todo'
+  | 'start_todo'
   | 'fix_validation'
+  | 'stated_intention'
   | 'follow_instruction'
   | 'progress_next'
   | 'done'
@@ -75,6 +87,15 @@ export interface NextAction {
   readonly eventId: EventId | null;
   /** The latest run of a check on this step that did not pass, if any. */
   readonly failing: CheckpointValidation | null;
+  /** The agent's last stated intention (its own words, bounded), when it said something after the last instruction. */
+  readonly intention: string | null;
+}
+
+/** One item of the agent's own todo list (its plan tool), which counts as the plan while the task has none. */
+export interface CheckpointTodo {
+  readonly n: number;
+  readonly text: string;
+  readonly state: PlanStepState;
 }
 
 export interface ActiveCheckpoint {
@@ -96,6 +117,10 @@ export interface ActiveCheckpoint {
   readonly answers: readonly (CheckpointText & { readonly question: string })[];
   readonly plan: { readonly goal: string; readonly steps: readonly CheckpointPlanStep[] } | null;
   readonly lastProgress: (CheckpointText & { readonly next: string | null }) | null;
+  /** The agent's todo list as its latest plan tool call left it (event `eventId`), or null. */
+  readonly agentPlan: { readonly eventId: EventId; readonly items: readonly CheckpointTodo[] } | null;
+  /** The agent's latest own words (a `said` note), whole: `nextAction.intention` is its bounded form. */
+  readonly intention: CheckpointText | null;
   readonly nextAction: NextAction;
   readonly lastEventId: EventId | null;
   readonly eventCount: number;

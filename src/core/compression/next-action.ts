@@ -1,11 +1,15 @@
 /**
  * The first unfinished action, derived from the plan and the event log in a fixed order of precedence:
  * an open blocker first; then the first plan step not done (continuing it if started, with its failing check
- * named); with every step done or no plan, a check whose latest run failed; then the latest instruction not yet
- * followed by progress; then the "next" the agent last noted.
+ * named); with no plan of the task's own, the first unfinished item of the agent's todo list (with the latest
+ * failing check named); a check whose latest run failed; a finished plan; then the latest instruction when
+ * nothing the agent said or noted came after it; then the agent's stated intention; then the "next" it last
+ * noted. Instructions and intentions are bounded (bounded-text.ts): never a whole problem statement.
  */
+import type { EventId } from '../ids';
 import { firstUnfinishedStep, type Plan } from '../plan/model';
-import type { CheckpointText, CheckpointValidation, NextAction } from './model';
+import { boundedInline } from './bounded-text';
+import type { CheckpointText, CheckpointTodo, CheckpointValidation, NextAction } from './model';
 
 export interface NextActionInput {
   readonly plan: Plan | null;
@@ -13,6 +17,10 @@ export interface NextActionInput {
   readonly validations: readonly CheckpointValidation[];
   readonly latestInstruction: CheckpointText | null;
   readonly lastProgress: (CheckpointText & { readonly next: string | null }) | null;
+  /** The agent's todo list (used only when `plan` is null). */
+  readonly agentPlan?: { readonly eventId: EventId; readonly items: readonly CheckpointTodo[] } | null;
+  /** The agent's latest own words. */
+  readonly intention?: CheckpointText | null;
 }
 
 const latestFailing = (runs: readonly CheckpointValidation[]): CheckpointValidation | null => {
@@ -25,15 +33,31 @@ const latestFailing = (runs: readonly CheckpointValidation[]): CheckpointValidat
 const describeRun = (run: CheckpointValidation) =>
   `the last run of ${run.name} ${run.result === 'error' ? 'errored' : 'failed'}${run.text ? `: ${run.text}` : ''}`;
 
-const action = (partial: Partial<NextAction> & Pick<NextAction, 'kind' | 'text'>): NextAction => ({
-  planStepId: null,
-  planStepN: null,
-  eventId: null,
-  failing: null,
-  ...partial,
-});
+type ActionParts = Partial<NextAction> & Pick<NextAction, 'kind' | 'text'>;
 
-export function chooseNextAction(input: NextActionInput): NextAction {
+/** The agent's intention, bounded, when it spoke after the latest instruction (else it is not about this). */
+function intentionOf(input: NextActionInput): string | null {
+  const { intention, latestInstruction } = input;
+  if (!intention || (latestInstruction && latestInstruction.eventId > intention.eventId)) return null;
+  return boundedInline(intention.text, intention.eventId);
+}
+
+function todoAction(input: NextActionInput, failing: CheckpointValidation | null): ActionParts | null {
+  const items = input.plan === null ? (input.agentPlan?.items ?? []) : [];
+  const item = items.find((i) => i.state === 'todo' || i.state === 'started');
+  if (!item) return null;
+  const label = `todo ${item.n} of ${items.length}: ${item.text}`;
+  const started = item.state === 'started';
+  return {
+    kind: started ? 'continue_todo' : 'start_todo',
+    text: `${started ? 'Continue' : 'Start'} ${label}${failing ? ` — ${describeRun(failing)}` : ''}.`,
+    planStepN: item.n,
+    eventId: failing?.eventId ?? input.agentPlan?.eventId ?? null,
+    failing,
+  };
+}
+
+function chooseAction(input: NextActionInput): ActionParts {
   const { plan, blocker, validations } = input;
   const step = firstUnfinishedStep(plan);
   const total = plan?.steps.length ?? 0;
@@ -42,55 +66,82 @@ export function chooseNextAction(input: NextActionInput): NextAction {
     const then = step
       ? ` Then ${step.state === 'started' ? 'continue' : 'start'} step ${step.n} of ${total}: ${step.what}.`
       : '';
-    return action({
+    return {
       kind: 'resolve_blocker',
-      text: `Resolve the blocker: ${blocker.text}.${then}`,
+      text: `Resolve the blocker: ${boundedInline(blocker.text, blocker.eventId)}.${then}`,
       eventId: blocker.eventId,
       ...where,
-    });
+    };
   }
   if (step) {
     const failing = latestFailing(validations.filter((run) => run.planStepId === step.id));
     const label = `step ${step.n} of ${total}: ${step.what}`;
     if (failing) {
-      return action({
+      return {
         kind: 'continue_step',
         text: `Continue ${label} — ${describeRun(failing)}.`,
         eventId: failing.eventId,
         failing,
         ...where,
-      });
+      };
     }
-    return action({
+    return {
       kind: step.state === 'started' ? 'continue_step' : 'start_step',
       text: `${step.state === 'started' ? 'Continue' : 'Start'} ${label}.`,
       ...where,
-    });
+    };
   }
   const failing = latestFailing(validations);
+  const todo = todoAction(input, failing);
+  if (todo) return todo;
   if (failing) {
-    return action({
+    return {
       kind: 'fix_validation',
       text: `Make ${failing.name} pass — ${describeRun(failing)}.`,
       eventId: failing.eventId,
       failing,
-    });
+    };
   }
-  if (plan && total > 0) return action({ kind: 'done', text: `All ${total} plan steps are done.` });
+  if (plan && total > 0) return { kind: 'done', text: `All ${total} plan steps are done.` };
   const { latestInstruction, lastProgress } = input;
-  if (latestInstruction && (lastProgress === null || lastProgress.eventId < latestInstruction.eventId)) {
-    return action({
+  const todos = input.agentPlan?.items ?? [];
+  const saidSince = intentionOf(input) === null ? null : (input.intention ?? null);
+  if (todos.length > 0 && (!saidSince || saidSince.eventId < (input.agentPlan?.eventId ?? 0))) {
+    return { kind: 'done', text: `All ${todos.length} items of the todo list are done.` };
+  }
+  const after = Math.max(lastProgress?.eventId ?? 0, saidSince ? saidSince.eventId : 0);
+  if (latestInstruction && after < latestInstruction.eventId) {
+    return {
       kind: 'follow_instruction',
-      text: `Follow the latest instruction: ${latestInstruction.text}`,
+      text: `Follow the latest instruction: ${boundedInline(latestInstruction.text, latestInstruction.eventId)}`,
       eventId: latestInstruction.eventId,
-    });
+    };
+  }
+  if (saidSince && (lastProgress === null || lastProgress.eventId < saidSince.eventId)) {
+    return {
+      kind: 'stated_intention',
+      text: `Go on from where you left off; you last said: ${boundedInline(saidSince.text, saidSince.eventId)}`,
+      eventId: saidSince.eventId,
+    };
   }
   if (lastProgress?.next) {
-    return action({
+    return {
       kind: 'progress_next',
       text: `Next, as last noted: ${lastProgress.next}`,
       eventId: lastProgress.eventId,
-    });
+    };
   }
-  return action({ kind: 'none', text: 'Nothing unfinished is recorded; ask the user what to do next.' });
+  return { kind: 'none', text: 'Nothing unfinished is recorded; ask the user what to do next.' };
+}
+
+export function chooseNextAction(input: NextActionInput): NextAction {
+  const parts = chooseAction(input);
+  return {
+    planStepId: null,
+    planStepN: null,
+    eventId: null,
+    failing: null,
+    ...parts,
+    intention: parts.kind === 'stated_intention' ? null : intentionOf(input),
+  };
 }

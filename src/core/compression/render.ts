@@ -6,7 +6,8 @@
  */
 import { createFrontMatter, type FrontMatterValue } from '../formats/front-matter';
 import { sessionSummaryFormatVersion, sessionSummarySections } from '../formats/session-summary';
-import type { ActiveCheckpoint, CheckpointValidation, NextAction } from './model';
+import { boundedInline } from './bounded-text';
+import type { ActiveCheckpoint, CheckpointDecision, CheckpointValidation, NextAction } from './model';
 
 export interface RenderOptions {
   /** The task's title, shown under the heading. */
@@ -17,7 +18,7 @@ export interface RenderOptions {
   readonly prose?: string | null;
   /** The prose was written before the latest events. */
   readonly proseStale?: boolean;
-  /** Longest text shown for one item; the whole text stays in the history (default 600). */
+  /** Longest text shown for one item; the whole text stays in the history (default 300). */
   readonly maxItemChars?: number;
   /** Most items one list shows (the newest); the rest are counted, and stay in the checkpoint and the history (default 50). */
   readonly maxListItems?: number;
@@ -42,9 +43,61 @@ function inline(text: string, max: number): string {
 const resultMark = (run: CheckpointValidation) =>
   run.result === 'passed' ? '✅' : run.result === 'failed' ? '❌' : '⚠️';
 
-function nextLine(next: NextAction): string {
+function nextLine(next: NextAction): string[] {
   const emphasis = next.kind === 'resolve_blocker' ? '⛔ ' : '';
-  return `${emphasis}**${next.text}**`;
+  return [`${emphasis}**${next.text}**`, ...(next.intention ? ['', `You last said: ${next.intention}`] : [])];
+}
+
+/** Decisions the summary shows in full: the newest this many, plus those naming a file still changed. */
+export const SUMMARY_DECISIONS = 10;
+
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/** Decisions in force worth their line: the newest ones and those tied to files the session still changed. */
+function shownDecisions(cp: ActiveCheckpoint): { shown: CheckpointDecision[]; folded: number } {
+  const names = cp.files
+    .filter((f) => !f.transient && f.change !== 'deleted')
+    .flatMap((f) => [f.path, baseName(f.path)])
+    .filter((name) => name.length >= 4);
+  const newestIds = new Set(cp.decisions.slice(-SUMMARY_DECISIONS).map((d) => d.eventId));
+  const tied = (d: CheckpointDecision) => {
+    const text = `${d.text} ${d.why ?? ''}`;
+    return names.some((name) => text.includes(name));
+  };
+  const shown = cp.decisions.filter((d) => newestIds.has(d.eventId) || tied(d));
+  return { shown, folded: cp.decisions.length - shown.length };
+}
+
+function decisionLines(cp: ActiveCheckpoint, max: number): string[] {
+  const { shown, folded } = shownDecisions(cp);
+  const lines = shown.map(
+    (d) =>
+      `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
+  );
+  if (folded > 0)
+    lines.push(
+      `- … and ${folded} older decision${folded === 1 ? '' : 's'} in force, not about a file still changed ` +
+        `(list them: listEvents(${cp.sessionId}, { kinds: ['decision'] }), or search the history for "decision").`,
+    );
+  return lines;
+}
+
+const todoBox = { done: '[x]', skipped: '[-]', started: '[~]', todo: '[ ]' } as const;
+
+function todoLines(cp: ActiveCheckpoint, max: number): string[] {
+  if (cp.plan || !cp.agentPlan) return [];
+  const next = cp.nextAction.planStepN;
+  const current = cp.nextAction.kind === 'continue_todo' || cp.nextAction.kind === 'start_todo';
+  return cp.agentPlan.items.map(
+    (i) => `- ${todoBox[i.state]} ${i.n}. ${inline(i.text, max)}${current && i.n === next ? ' ← next' : ''}`,
+  );
+}
+
+function sinceText(run: CheckpointValidation): string {
+  if (run.changedSince.length === 0) return '';
+  const shown = run.changedSince.slice(-5).map(baseName);
+  const more = run.changedSince.length - shown.length;
+  return ` — changed since: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** An extra section: written only when it has something to say. */
@@ -89,21 +142,31 @@ function validationLines(cp: ActiveCheckpoint, max: number): string[] {
     const where =
       run.planStepId !== null && stepN.has(run.planStepId) ? `, step ${stepN.get(run.planStepId)}` : '';
     const history = run.runs > 1 ? ` — ${run.runs} runs, ${run.failedRuns} not passed` : '';
-    const stale = run.stale ? ' — files changed since' : '';
-    const detail = run.text ? `: ${inline(run.text, max)}` : '';
-    return `- ${resultMark(run)} \`${inline(run.name, 120)}\` ${run.result}${detail} (#${run.eventId}${where}${history}${stale})`;
+    const detail = run.text ? `: ${inline(run.text, Math.min(max, 200))}` : '';
+    return `- ${resultMark(run)} \`${inline(run.name, 120)}\` ${run.result}${detail} (#${run.eventId}${where}${history}${sinceText(run)})`;
   });
 }
 
 function fileLines(cp: ActiveCheckpoint, max: number): string[] {
-  return cp.files.map((f) => {
-    const entries =
-      f.checkpointEntryIds.length === 0
-        ? ''
-        : `; checkpoint${f.checkpointEntryIds.length > 1 ? 's' : ''} ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ')}`;
-    const note = f.lastText ? ` — ${inline(f.lastText, Math.min(max, 200))}` : '';
-    return `- \`${f.path}\` ${f.change}, ${f.edits} edit${f.edits === 1 ? '' : 's'} (#${f.lastEventId}${entries})${note}`;
-  });
+  const scratch = cp.files.filter((f) => f.transient);
+  const lines = cp.files
+    .filter((f) => !f.transient)
+    .map((f) => {
+      const entries =
+        f.checkpointEntryIds.length === 0
+          ? ''
+          : `; checkpoint${f.checkpointEntryIds.length > 1 ? 's' : ''} ${f.checkpointEntryIds.map((id) => `#${id}`).join(', ')}`;
+      const note = f.lastText ? ` — ${inline(f.lastText, Math.min(max, 120))}` : '';
+      const outside = f.outside ? ', outside the project' : '';
+      return `- \`${f.path}\` ${f.change}${outside}, ${f.edits} edit${f.edits === 1 ? '' : 's'} (#${f.lastEventId}${entries})${note}`;
+    });
+  if (scratch.length > 0) {
+    const names = scratch.slice(-5).map((f) => `\`${f.path}\``);
+    lines.push(
+      `- ${scratch.length} scratch file${scratch.length === 1 ? '' : 's'} created and deleted again: ${names.join(', ')}${scratch.length > 5 ? ' …' : ''}`,
+    );
+  }
+  return lines;
 }
 
 function frontMatter(cp: ActiveCheckpoint, options: RenderOptions): string {
@@ -118,7 +181,7 @@ function frontMatter(cp: ActiveCheckpoint, options: RenderOptions): string {
 }
 
 export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOptions = {}): string {
-  const max = options.maxItemChars ?? 600;
+  const max = options.maxItemChars ?? 300;
   const maxList = options.maxListItems ?? 50;
   const facts = [`session ${cp.sessionId}`];
   if (cp.taskId !== null) facts.push(`task #${cp.taskId}`);
@@ -135,27 +198,20 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
     `_${facts.join(' · ')}_`,
     '',
     ...standard('goal', [inline(cp.goal, max)]),
-    ...standard('nextAction', [nextLine(cp.nextAction)]),
+    ...standard('nextAction', nextLine(cp.nextAction)),
     ...standard(
       'blocker',
       cp.openBlockers.map((b) => `⛔ ${inline(b.text, max)} (#${b.eventId}, since ${utc(b.at)})`).reverse(),
     ),
-    ...standard('latestInstruction', latest ? [`> ${inline(latest.text, max)} (#${latest.eventId})`] : []),
+    ...standard(
+      'latestInstruction',
+      latest ? [`> ${boundedInline(latest.text, latest.eventId, max)} (#${latest.eventId})`] : [],
+    ),
     ...section(
       'Earlier instructions',
-      cp.earlierInstructions.map((i) => `- ${inline(i.text, max)} (#${i.eventId})`),
+      cp.earlierInstructions.map((i) => `- ${boundedInline(i.text, i.eventId, 150)} (#${i.eventId})`),
     ),
-    ...standard(
-      'decisions',
-      newest(
-        cp.decisions.map(
-          (d) =>
-            `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
-        ),
-        maxList,
-        'decisions in force',
-      ),
-    ),
+    ...standard('decisions', decisionLines(cp, max)),
     ...standard(
       'openQuestions',
       newest(
@@ -169,8 +225,12 @@ export function renderSessionSummary(cp: ActiveCheckpoint, options: RenderOption
       cp.answers.map((a) => `- ${inline(a.question, max)} → ${inline(a.text, max)} (#${a.eventId})`),
     ),
     ...section(cp.plan ? `Plan — ${done} of ${cp.plan.steps.length} done` : 'Plan', planLines(cp, max)),
-    ...standard('changedFiles', newest(fileLines(cp, max), maxList, 'changed files')),
-    ...standard('validation', newest(validationLines(cp, max), maxList, 'checks')),
+    ...section(
+      `The agent's todo list — ${cp.agentPlan?.items.filter((i) => i.state === 'done').length ?? 0} of ${cp.agentPlan?.items.length ?? 0} done`,
+      todoLines(cp, max),
+    ),
+    ...standard('changedFiles', fileLines(cp, max)),
+    ...standard('validation', validationLines(cp, max)),
     ...section(
       'Last progress',
       cp.lastProgress

@@ -35,6 +35,7 @@ export function eventToLine(event: SessionEvent): { [key: string]: Json } {
       line['path'] = event.path;
       line['change'] = event.change;
       if (event.checkpointEntryId !== null) line['checkpoint'] = event.checkpointEntryId;
+      if (event.outside) line['outside'] = true;
       break;
     case 'validation':
       line['name'] = event.name;
@@ -48,6 +49,10 @@ export function eventToLine(event: SessionEvent): { [key: string]: Json } {
       break;
     case 'progress':
       if (event.next !== null) line['next'] = event.next;
+      break;
+    case 'note':
+      if (event.said) line['said'] = true;
+      if (event.todos) line['todos'] = event.todos as unknown as Json;
       break;
     default:
       break;
@@ -85,6 +90,9 @@ export function eventFromLine(value: unknown): SessionEvent {
       resolves: line['resolves'],
       answers: line['answers'],
       next: line['next'],
+      outside: line['outside'],
+      said: line['said'],
+      todos: line['todos'],
     });
     const ts = line['ts'];
     if (typeof ts !== 'number' || !Number.isFinite(ts))

@@ -8,6 +8,7 @@ import { BrainError } from '../errors';
 import type { CheckpointEntryId, EventId, SessionId, StepId, TaskId } from '../ids';
 import { asCheckpointEntryId, asEventId, asSessionId, asStepId, asTaskId } from '../ids';
 import { requireId, requireText } from '../model';
+import { parseAgentTodos, type AgentTodos } from './agent-notes';
 
 export const eventKinds = [
   'instruction',
@@ -62,6 +63,8 @@ export type FileChangeEvent = EventCommon & {
   readonly change: FileChangeKind;
   /** The checkpoint entry holding the before/after bodies (its diff), when the file was checkpointed. */
   readonly checkpointEntryId: CheckpointEntryId | null;
+  /** The file lies outside the project root the agent worked in: its change never makes a check stale. */
+  readonly outside?: true;
 };
 export type ValidationEvent = EventCommon & {
   readonly kind: 'validation';
@@ -89,6 +92,10 @@ export type NoteEvent = EventCommon & {
    * data is not valid JSON." This holds what of the row could still be read; the other fields are the row's.
    */
   readonly unreadable?: { readonly kind: string; readonly text: string };
+  /** The agent's own words (its reasoning or message): the latest is its stated intention (agent-notes.ts). */
+  readonly said?: true;
+  /** The agent's todo list as its plan tool wrote it: the plan while the task has none (agent-notes.ts). */
+  readonly todos?: AgentTodos;
 };
 
 export type SessionEvent =
@@ -112,13 +119,15 @@ export type NewEventInput = {
   readonly planStepId?: PlanStepId | null;
   readonly text?: string;
 } & (
-  | { readonly kind: 'instruction' | 'blocker' | 'question' | 'note' }
+  | { readonly kind: 'instruction' | 'blocker' | 'question' }
+  | { readonly kind: 'note'; readonly said?: boolean; readonly todos?: AgentTodos }
   | { readonly kind: 'decision'; readonly why?: string | null; readonly supersedes?: EventId | null }
   | {
       readonly kind: 'file_change';
       readonly path: string;
       readonly change?: FileChangeKind;
       readonly checkpointEntryId?: CheckpointEntryId | null;
+      readonly outside?: boolean;
     }
   | { readonly kind: 'validation'; readonly name: string; readonly result: ValidationResult }
   | { readonly kind: 'blocker_resolved'; readonly resolves: EventId }
@@ -150,6 +159,9 @@ export interface EventData {
   readonly name?: string;
   readonly result?: ValidationResult;
   readonly next?: string;
+  readonly outside?: true;
+  readonly said?: true;
+  readonly todos?: AgentTodos;
 }
 
 export interface EventLimits {
@@ -219,8 +231,17 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
     case 'instruction':
     case 'blocker':
     case 'question':
-    case 'note':
       return { ...base, data: {} };
+    case 'note':
+      return {
+        ...base,
+        data: {
+          ...(raw['said'] === true ? { said: true as const } : {}),
+          ...(raw['todos'] === undefined || raw['todos'] === null
+            ? {}
+            : { todos: parseAgentTodos(raw['todos']) }),
+        },
+      };
     case 'decision': {
       const why =
         raw['why'] === undefined || raw['why'] === null
@@ -237,7 +258,10 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
         ...base,
         path: requireNonEmpty(raw['path'], 'File path', limits.maxNameChars),
         checkpointEntryId: optionalId(raw['checkpointEntryId'], 'checkpointEntryId', asCheckpointEntryId),
-        data: { change: raw['change'] === undefined ? 'modified' : parseFileChangeKind(raw['change']) },
+        data: {
+          change: raw['change'] === undefined ? 'modified' : parseFileChangeKind(raw['change']),
+          ...(raw['outside'] === true ? { outside: true as const } : {}),
+        },
       };
     case 'validation':
       return {
@@ -293,8 +317,14 @@ export function eventFromRecord(
     case 'instruction':
     case 'blocker':
     case 'question':
-    case 'note':
       return { ...common, kind: record.kind };
+    case 'note':
+      return {
+        ...common,
+        kind: 'note',
+        ...(record.data.said === true ? { said: true as const } : {}),
+        ...(record.data.todos === undefined ? {} : { todos: record.data.todos }),
+      };
     case 'decision':
       return { ...common, kind: 'decision', why: record.data.why ?? null, supersedes: record.refEventId };
     case 'file_change':
@@ -304,6 +334,7 @@ export function eventFromRecord(
         path: record.path ?? '',
         change: record.data.change ?? 'modified',
         checkpointEntryId: record.checkpointEntryId,
+        ...(record.data.outside === true ? { outside: true as const } : {}),
       };
     case 'validation':
       return {

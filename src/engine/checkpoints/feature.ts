@@ -30,16 +30,18 @@ import type {
   CheckpointsApi,
 } from '../../core/api/checkpoints';
 
-/** Checkpoint entries: record file changes, list them, read them back verified, diff them. */
-export function createCheckpointsFeature(ctx: EngineContext) {
+/**
+ * The body store the checkpoint features share (one body cache): validated inserts inside the caller's transaction
+ * (`store`) — the tool-call recorder stores its entries in its own transaction through it — and verified reads.
+ */
+export function createCheckpointStore(ctx: EngineContext) {
   const { db, clock, limits } = ctx;
   const cache = createBodyCache();
   const repo = createCheckpointsRepo(db, { cache, now: () => clock.now() });
   const tasks = createTasksRepo(db);
 
-  async function checkpointFiles(
-    inputs: readonly CheckpointFileInput[],
-  ): Promise<{ ids: CheckpointEntryId[] }> {
+  /** Validates and stores the entries in the caller's transaction (no change notice: the caller emits). */
+  async function store(inputs: readonly CheckpointFileInput[]): Promise<CheckpointEntryId[]> {
     if (!Array.isArray(inputs))
       throw new BrainError('InvalidArgument', 'checkpointFiles takes an array of changes.');
     // Never above what a read accepts: a body stored over the ceiling could not be read back.
@@ -57,26 +59,44 @@ export function createCheckpointsFeature(ctx: EngineContext) {
         binary: before.binary || after.binary,
       };
     });
-    const ids = await db.transaction(async () => {
-      const known = new Set<TaskId>();
-      const out: CheckpointEntryId[] = [];
-      for (const entry of prepared) {
-        if (!known.has(entry.taskId)) {
-          await tasks.get(entry.taskId);
-          known.add(entry.taskId);
-        }
-        if (entry.stepId !== null && (await repo.taskOfStep(entry.stepId)) !== entry.taskId) {
-          throw new BrainError(
-            'InvalidArgument',
-            `Step ${entry.stepId} does not belong to task ${entry.taskId}.`,
-          );
-        }
-        const newEntry: NewEntry = { ...entry, now: clock.now() };
-        out.push(await repo.insert(newEntry));
+    const known = new Set<TaskId>();
+    const out: CheckpointEntryId[] = [];
+    for (const entry of prepared) {
+      if (!known.has(entry.taskId)) {
+        await tasks.get(entry.taskId);
+        known.add(entry.taskId);
       }
-      return out;
-    });
-    for (const taskId of new Set(prepared.map((entry) => entry.taskId)))
+      if (entry.stepId !== null && (await repo.taskOfStep(entry.stepId)) !== entry.taskId) {
+        throw new BrainError(
+          'InvalidArgument',
+          `Step ${entry.stepId} does not belong to task ${entry.taskId}.`,
+        );
+      }
+      const newEntry: NewEntry = { ...entry, now: clock.now() };
+      out.push(await repo.insert(newEntry));
+    }
+    return out;
+  }
+
+  return { repo, store };
+}
+
+export type CheckpointStore = ReturnType<typeof createCheckpointStore>;
+
+/** Checkpoint entries: record file changes, list them, read them back verified, diff them. */
+export function createCheckpointsFeature(
+  ctx: EngineContext,
+  shared: CheckpointStore = createCheckpointStore(ctx),
+) {
+  const { db, limits } = ctx;
+  const { repo } = shared;
+  const tasks = createTasksRepo(db);
+
+  async function checkpointFiles(
+    inputs: readonly CheckpointFileInput[],
+  ): Promise<{ ids: CheckpointEntryId[] }> {
+    const ids = await db.transaction(() => shared.store(inputs));
+    for (const taskId of new Set(inputs.map((entry) => taskIdOf(entry.taskId))))
       ctx.emit({ topic: 'checkpoints', taskId });
     return { ids };
   }

@@ -1,18 +1,29 @@
 /** What a resume point adds to the checkpoint: checks that need not run again, and the `.agent` folder's state. */
 import type { ResumeValidation } from '../../core/api/memory';
 import type { CheckpointFold } from '../../core/compression/fold';
+import { changedSince } from '../../core/compression/fold-finish';
 import { readSessionLog } from '../../core/compression/session-file';
 import type { SessionEvent } from '../../core/events/model';
 import type { SessionId } from '../../core/ids';
 import { memoryPaths, type MemoryFiles } from '../memory-files';
 
-/** Passed runs (latest per check and plan step) with no file change after them: they need not run again. */
+/**
+ * Every check (per name and plan step) whose latest run passed, with the files changed since that may affect it
+ * (`changedSince`, fold-finish.ts): an empty list need not run again; otherwise the agent decides.
+ */
 export function validationsDone(fold: CheckpointFold): ResumeValidation[] {
   return [...fold.checks.values()]
     .sort((a, b) => a.firstEventId - b.firstEventId)
     .map(({ latest }) => latest)
-    .filter((run) => run.result === 'passed' && run.eventId > fold.lastFileChange)
-    .map(({ eventId, name, result, planStepId, at }) => ({ eventId, name, result, planStepId, at }));
+    .filter((run) => run.result === 'passed')
+    .map(({ eventId, name, result, planStepId, at }) => ({
+      eventId,
+      name,
+      result,
+      planStepId,
+      at,
+      changedSince: changedSince(fold, eventId),
+    }));
 }
 
 export async function readFolder(folder: MemoryFiles, sessionId: SessionId, active: readonly SessionEvent[]) {

@@ -154,12 +154,20 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     };
   }
 
-  /** Stores events inside the caller's transaction, with their search documents (no file write, no emit). */
-  async function insertAll(records: readonly EventRecord[]): Promise<SessionEvent[]> {
-    const cache: LinkCache = new Map();
+  /**
+   * Stores events inside the caller's transaction, with their search documents (no file write, no emit). `at`:
+   * their time when it is not now (an import keeps the transcript's times); `cache` shares lookups across calls
+   * of one transaction.
+   */
+  async function insertAll(
+    records: readonly EventRecord[],
+    at?: number,
+    cache: LinkCache = new Map(),
+  ): Promise<SessionEvent[]> {
     const stored: SessionEvent[] = [];
     for (const record of records)
-      stored.push(await events.insert(await resolveLinks(record, cache), clock.now()));
+      stored.push(await events.insert(await resolveLinks(record, cache), at ?? clock.now()));
+    if (stored.length === 0) return stored;
     await history.insertDocs(stored.map(documentOf));
     for (const sessionId of new Set(stored.map((e) => e.sessionId))) {
       await sessions.touch(sessionId, (stored.at(-1) as SessionEvent).createdAt);
@@ -211,6 +219,11 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       }
     });
     const stored = await db.transaction(() => insertAll(parsed));
+    return publishMany(stored);
+  }
+
+  /** After a batch's transaction committed: change notices, one SESSION.jsonl append, one compression check. */
+  async function publishMany(stored: readonly SessionEvent[]): Promise<RecordedBatch> {
     const sessionIds = [...new Set(stored.map((e) => e.sessionId))];
     for (const sessionId of sessionIds) ctx.emit({ topic: 'events', sessionId });
     const file =
@@ -236,7 +249,9 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     record,
     recordMany,
     insert,
+    insertAll,
     insertParsed,
+    publishMany,
     published,
     repos: { sessions, tasks, events, history, plans },
   };

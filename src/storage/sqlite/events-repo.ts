@@ -1,4 +1,5 @@
 import { BrainError } from '../../core/errors';
+import { parseAgentTodos } from '../../core/events/agent-notes';
 import {
   eventFromRecord,
   eventKinds,
@@ -44,6 +45,16 @@ const validData: Record<keyof EventData, (value: unknown) => boolean> = {
   name: (value) => typeof value === 'string',
   result: (value) => (validationResults as readonly unknown[]).includes(value),
   next: (value) => typeof value === 'string',
+  outside: (value) => value === true,
+  said: (value) => value === true,
+  todos: (value) => {
+    try {
+      parseAgentTodos(value);
+      return true;
+    } catch {
+      return false;
+    }
+  },
 };
 
 /** The event's kind-specific fields, or why the row cannot be read as its kind (it was changed outside agent-brain). */
@@ -214,6 +225,27 @@ export function createEventsRepo(db: SqlDriver) {
         [sessionId],
       );
       return { events: row?.n ?? 0, chars: row?.chars ?? 0 };
+    },
+
+    /** The latest file change of `path` in the session: undefined when the session never recorded it. */
+    async latestChangeOf(
+      sessionId: SessionId,
+      path: string,
+    ): Promise<{ id: number; checkpointEntryId: number | null; change: string } | undefined> {
+      const row = await db.get<{ id: number; checkpoint_entry_id: number | null; data: string }>(
+        `SELECT id, checkpoint_entry_id, data FROM events WHERE session_id = ? AND path = ? AND kind = 'file_change'
+         ORDER BY id DESC LIMIT 1`,
+        [sessionId, path],
+      );
+      if (!row) return undefined;
+      let change = 'modified';
+      try {
+        change = (JSON.parse(row.data) as { change?: string }).change ?? 'modified';
+      } catch {
+        // A damaged row: its body is then not known (no entry is trusted), the change reads as modified.
+        return { id: row.id, checkpointEntryId: null, change };
+      }
+      return { id: row.id, checkpointEntryId: row.checkpoint_entry_id, change };
     },
 
     async lastId(sessionId: SessionId): Promise<EventId | null> {

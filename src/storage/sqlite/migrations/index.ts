@@ -6,6 +6,7 @@ import slimTombstones from './005-slim-tombstones';
 import sizeHistory from './006-size-history';
 import compressionState from './007-compression-state';
 import stepSearch from './008-step-search';
+import toolContext from './009-tool-context';
 
 export interface Migration {
   readonly id: number;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { id: 6, name: 'size-history', sql: sizeHistory },
   { id: 7, name: 'compression-state', sql: compressionState },
   { id: 8, name: 'step-search', sql: stepSearch },
+  { id: 9, name: 'tool-context', sql: toolContext },
 ];

@@ -1,0 +1,162 @@
+/**
+ * A tool call's file effects (the classifier's `FileEffect`s) and the bodies the caller captured → the file changes
+ * to record: one per path per call, with its before and after bodies where they can be told — captured by the
+ * caller, carried by the call (a Write's content, a heredoc, Claude Code's `originalFile`), or replayed onto the
+ * body the session last recorded for that path (`known`). `undefined` is "not known"; `null` is "did not exist".
+ */
+import { applyEdit } from '../tools/apply-edit';
+import type { FileEffect } from '../tools/effect-types';
+import type { FileChangeKind } from '../events/model';
+import { recordedPath } from './paths';
+
+export type Body = string | Uint8Array | null;
+
+export interface PlannedFileChange {
+  readonly path: string;
+  readonly outside: boolean;
+  readonly change: FileChangeKind;
+  readonly via: string;
+  readonly before: Body | undefined;
+  readonly after: Body | undefined;
+}
+
+export interface CapturedFile {
+  readonly path: string;
+  readonly before: Body;
+  readonly after: Body;
+}
+
+/** What the session knows of a path before this call: its last recorded body, or undefined. */
+export type KnownBody = (path: string) => Body | undefined;
+
+interface Draft {
+  path: string;
+  outside: boolean;
+  via: string[];
+  before: Body | undefined;
+  after: Body | undefined;
+  /** What the effects said of the change, when the bodies do not tell it. */
+  said: FileChangeKind | null;
+  seen: boolean;
+}
+
+const textOf = (body: Body | undefined): string | null | undefined =>
+  body === undefined || body === null ? body : typeof body === 'string' ? body : undefined;
+
+const sameBody = (a: Body, b: Body) => {
+  if (a === null || b === null || typeof a === 'string' || typeof b === 'string') return a === b;
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+};
+
+/** Paths whose known bodies the plan may need (the engine fetches them before calling `planFileChanges`). */
+export function pathsToKnow(effects: readonly FileEffect[], root: string | null): string[] {
+  const paths = new Set<string>();
+  for (const e of effects) {
+    if (e.kind === 'bulk' || e.kind === 'mkdir') continue;
+    paths.add(recordedPath(e.path, root).path);
+    if ((e.kind === 'move' || e.kind === 'copy') && e.from) paths.add(recordedPath(e.from, root).path);
+  }
+  return [...paths];
+}
+
+function kindOf(d: Draft): FileChangeKind {
+  if (d.after === null) return 'deleted';
+  if (d.before === null) return 'created';
+  if (d.before !== undefined && d.after !== undefined) return 'modified';
+  return d.said ?? 'modified';
+}
+
+/**
+ * The file changes of one call. `seenBefore(path)` says whether the session recorded the path before: a write of
+ * an unknown file the session never saw counts as created (a heredoc writing `reproduce.py`), so a scratch file
+ * created and removed again is known as one. Notes say what could not be told.
+ */
+export function planFileChanges(
+  effects: readonly FileEffect[],
+  captured: readonly CapturedFile[],
+  known: KnownBody,
+  seenBefore: (path: string) => boolean,
+  root: string | null,
+): { changes: PlannedFileChange[]; notes: string[] } {
+  const notes: string[] = [];
+  const drafts = new Map<string, Draft>();
+  const current = (path: string): Body | undefined => {
+    const d = drafts.get(path);
+    return d ? d.after : known(path);
+  };
+  const draft = (path: string, outside: boolean): Draft => {
+    let d = drafts.get(path);
+    if (!d) {
+      const before = known(path);
+      d = { path, outside, via: [], before, after: before, said: null, seen: seenBefore(path) };
+      drafts.set(path, d);
+    }
+    return d;
+  };
+  for (const e of effects) {
+    if (e.kind === 'mkdir') continue;
+    if (e.kind === 'bulk') {
+      notes.push(`${e.how} may have changed files under ${e.path}: which ones is not known from the call.`);
+      continue;
+    }
+    const { path, outside } = recordedPath(e.path, root);
+    if (e.kind === 'move' || e.kind === 'copy') {
+      const from = recordedPath(e.from, root);
+      const body = current(from.path);
+      if (e.kind === 'move') {
+        const src = draft(from.path, from.outside);
+        src.via.push(e.via);
+        src.after = null;
+      }
+      const dest = draft(path, outside);
+      dest.via.push(e.via);
+      dest.after = body;
+      dest.said = e.change ?? (dest.seen ? 'modified' : 'created');
+      continue;
+    }
+    const d = draft(path, outside);
+    d.via.push(e.via);
+    if (e.before !== undefined && d.via.length === 1) d.before = e.before;
+    const start = textOf(d.after);
+    if (e.kind === 'touch') {
+      if (d.after === undefined && !d.seen) d.said = 'created';
+      if (d.after === null) d.after = '';
+      continue;
+    }
+    if (e.after !== undefined && e.after !== null) d.after = e.after;
+    else if (e.kind === 'delete') d.after = null;
+    else if (e.kind === 'write' && e.body !== null) d.after = e.body;
+    else if (start === undefined) {
+      d.after = undefined;
+      if (e.kind !== 'write' && e.kind !== 'append')
+        notes.push(`${path}: the body before ${e.via} is not known.`);
+    } else {
+      const replay = applyEdit(start, e);
+      d.after = replay.ok ? replay.after : undefined;
+      if (!replay.ok) notes.push(`${path}: ${e.via} could not be replayed (${replay.reason}).`);
+    }
+    d.said =
+      e.change ?? (e.kind === 'delete' ? 'deleted' : e.kind === 'write' && !d.seen ? 'created' : d.said);
+  }
+  for (const c of captured) {
+    const { path, outside } = recordedPath(c.path, root);
+    const d = drafts.get(path) ?? draft(path, outside);
+    if (d.via.length === 0) d.via.push('captured');
+    d.before = c.before;
+    d.after = c.after;
+  }
+  const changes: PlannedFileChange[] = [];
+  for (const d of drafts.values()) {
+    if (d.via.length === 0) continue;
+    if (d.before !== undefined && d.after !== undefined && sameBody(d.before, d.after)) continue;
+    changes.push({
+      path: d.path,
+      outside: d.outside,
+      change: kindOf(d),
+      via: [...new Set(d.via)].join(', '),
+      before: d.before,
+      after: d.after,
+    });
+  }
+  return { changes, notes };
+}

@@ -1,0 +1,96 @@
+/**
+ * recordToolCall / recordToolCalls: a real agent's tool calls in, one call each (or a whole session in one
+ * all-or-nothing transaction), with everything derived from them (record.ts). The per-session context the
+ * classifier needs between calls (scripts run, the root) is saved in the same transaction.
+ */
+import type { RecordedToolCall, RecordedToolCalls, ToolCallsApi } from '../../core/api/tool-calls';
+import { BrainError } from '../../core/errors';
+import type { SessionId } from '../../core/ids';
+import { toolContextFromJson, toolContextToJson, type ToolContext } from '../../core/tool-calls/context';
+import { createEventsRepo } from '../../storage/sqlite/events-repo';
+import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
+import type { CheckpointStore } from '../checkpoints/feature';
+import type { EngineContext } from '../context';
+import type { EventLog } from '../events/log';
+import { createBodyKnowledge, createBodyMemory } from './bodies';
+import { MAX_TOOL_CALLS, parseToolCallInput } from './input';
+import { recordOne, type BatchState } from './record';
+
+export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: CheckpointStore) {
+  return {
+    log,
+    checkpoints: store,
+    journal: createJournalRepo(ctx.db),
+    history: createHistoryRepo(ctx.db),
+    tasks: createTasksRepo(ctx.db),
+    events: createEventsRepo(ctx.db),
+    contexts: createToolContextRepo(ctx.db),
+    bodyMemory: createBodyMemory(),
+  };
+}
+
+export type ToolCallsDeps = ReturnType<typeof createToolCallDeps>;
+
+export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) {
+  const { db, clock } = ctx;
+
+  async function run(inputs: readonly unknown[]): Promise<RecordedToolCalls> {
+    const parsed = inputs.map((input, i) => parseToolCallInput(input, inputs.length > 1 ? i : undefined));
+    const batch: BatchState = {
+      bodies: createBodyKnowledge(deps.events, deps.checkpoints.repo, deps.bodyMemory),
+      contexts: new Map(),
+      tasks: new Map(),
+      links: new Map(),
+      events: [],
+      remember: [],
+      touched: { steps: new Set(), checkpoints: new Set() },
+    };
+    const loadContext = async (sessionId: SessionId): Promise<ToolContext> => {
+      let context = batch.contexts.get(sessionId);
+      if (!context) {
+        context = toolContextFromJson(await deps.contexts.get(sessionId));
+        batch.contexts.set(sessionId, context);
+      }
+      return context;
+    };
+    const calls = await db.transaction(async () => {
+      const out: RecordedToolCall[] = [];
+      for (const [i, p] of parsed.entries()) {
+        try {
+          out.push(await recordOne(ctx, deps, batch, p, loadContext));
+        } catch (error) {
+          if (parsed.length > 1 && error instanceof BrainError)
+            throw new BrainError(error.code, `Tool call ${i}: ${error.message}`, error.details);
+          throw error;
+        }
+      }
+      for (const [sessionId, context] of batch.contexts)
+        await deps.contexts.save(sessionId, toolContextToJson(context), clock.now());
+      return out;
+    });
+    for (const [key, eventId, body] of batch.remember) deps.bodyMemory.set(key, eventId, body);
+    for (const taskId of batch.touched.steps) ctx.emit({ topic: 'steps', taskId });
+    for (const taskId of batch.touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId });
+    const published = await deps.log.publishMany(batch.events);
+    return { calls, ...(published.autoCompressed ? { autoCompressed: true as const } : {}) };
+  }
+
+  return {
+    async recordToolCall(input) {
+      return (await run([input])).calls[0] as RecordedToolCall;
+    },
+    async recordToolCalls(inputs) {
+      if (!Array.isArray(inputs))
+        throw new BrainError('InvalidArgument', 'recordToolCalls takes an array of tool calls.');
+      if (inputs.length > MAX_TOOL_CALLS)
+        throw new BrainError(
+          'TooLarge',
+          `recordToolCalls takes at most ${MAX_TOOL_CALLS} calls a batch; got ${inputs.length}.`,
+        );
+      return run(inputs);
+    },
+  } satisfies ToolCallsApi;
+}

@@ -1,0 +1,202 @@
+/**
+ * One tool call recorded inside the caller's transaction: classified (src/core/tools), then its step (searchable
+ * at once), its file changes with checkpoint entries where both bodies are known, a validation per check with a
+ * known result, the agent's todo list and its stated intention — all linked to the step.
+ */
+import type { DerivedCheck, DerivedFileChange, RecordedToolCall } from '../../core/api/tool-calls';
+import type { CheckpointFileInput } from '../../core/api/checkpoints';
+import { BrainError } from '../../core/errors';
+import { parseEventInput, type EventRecord, type SessionEvent } from '../../core/events/model';
+import { stepSearchText } from '../../core/events/step-text';
+import type { CheckpointEntryId, SessionId, TaskId } from '../../core/ids';
+import { jsonToText } from '../../core/model';
+import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
+import { pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
+import { recordedPath } from '../../core/tool-calls/paths';
+import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
+import { classifyToolCall } from '../../core/tools';
+import type { EngineContext } from '../context';
+import { stepDocument } from '../history/step-index';
+import { bodyKey, type BodyKnowledge } from './bodies';
+import type { ParsedToolCall } from './input';
+import type { ToolCallsDeps } from './feature';
+
+/** What one batch shares: the caches of one transaction. */
+export interface BatchState {
+  readonly bodies: BodyKnowledge;
+  readonly contexts: Map<SessionId, ToolContext>;
+  readonly tasks: Map<TaskId, SessionId>;
+  readonly links: Map<string, Promise<unknown>>;
+  readonly events: SessionEvent[];
+  /** Bodies to remember once the transaction committed (an id of a rolled-back event may be given out again). */
+  readonly remember: [key: string, eventId: number, body: Body][];
+  readonly touched: { steps: Set<TaskId>; checkpoints: Set<TaskId> };
+}
+
+const affectsScripts = (c: { path: string; outside: boolean }) => !c.outside && !c.path.startsWith('.agent/');
+
+export async function recordOne(
+  ctx: EngineContext,
+  deps: ToolCallsDeps,
+  batch: BatchState,
+  p: ParsedToolCall,
+  loadContext: (sessionId: SessionId) => Promise<ToolContext>,
+): Promise<RecordedToolCall> {
+  const { journal, history, tasks, checkpoints, log } = deps;
+  let owner = batch.tasks.get(p.taskId);
+  if (owner === undefined) {
+    const taskSession = (await tasks.get(p.taskId)).sessionId;
+    if (taskSession === null)
+      throw new BrainError('InvalidArgument', `Task ${p.taskId} belongs to no session any more.`);
+    owner = taskSession;
+    batch.tasks.set(p.taskId, owner);
+  }
+  if (owner !== p.sessionId)
+    throw new BrainError(
+      'InvalidArgument',
+      `Task ${p.taskId} belongs to session ${owner}, not ${p.sessionId}.`,
+    );
+  const context = await loadContext(p.sessionId);
+  if (p.root !== null) context.root = p.root;
+  const root = context.root;
+  const meaning = classifyToolCall(p.call, classifyContextOf(context));
+  const at = p.at ?? ctx.clock.now();
+
+  const step = stepOf(p.call, meaning);
+  const params = jsonToText(step.params, 'params', ctx.limits.maxStepJsonChars);
+  const result = jsonToText(step.result, 'result', ctx.limits.maxStepJsonChars);
+  const added = await journal.addStep({
+    taskId: p.taskId,
+    tool: step.tool,
+    params,
+    result,
+    status: step.status,
+    createdAt: at,
+  });
+  const doc = {
+    ...added,
+    taskId: p.taskId,
+    sessionId: p.sessionId,
+    tool: step.tool,
+    status: step.status,
+    createdAt: at,
+  };
+  await history.indexSteps([stepDocument(doc, stepSearchText(step.params, step.result))]);
+  batch.touched.steps.add(p.taskId);
+
+  const effects = meaning.failed ? [] : meaning.fileEffects;
+  const captured = p.files;
+  const paths = [...pathsToKnow(effects, root), ...captured.map((f) => recordedPath(f.path, root).path)];
+  await batch.bodies.load(p.sessionId, paths);
+  const planned = planFileChanges(
+    effects,
+    captured,
+    (path) => batch.bodies.body(p.sessionId, path),
+    (path) => batch.bodies.seen(p.sessionId, path),
+    root,
+  );
+  const withBodies = planned.changes.filter((c) => c.before !== undefined && c.after !== undefined);
+  const entryInputs: CheckpointFileInput[] = withBodies.map((c) => ({
+    taskId: p.taskId,
+    stepId: added.id,
+    path: c.path,
+    before: c.before ?? null,
+    after: c.after ?? null,
+  }));
+  const entryIds = entryInputs.length === 0 ? [] : await checkpoints.store(entryInputs);
+  if (entryIds.length > 0) batch.touched.checkpoints.add(p.taskId);
+  const entryOf = new Map<string, CheckpointEntryId>(
+    withBodies.map((c, i) => [c.path, entryIds[i] as CheckpointEntryId]),
+  );
+  for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after);
+
+  const target = {
+    sessionId: p.sessionId,
+    taskId: p.taskId,
+    stepId: added.id,
+    ...(p.planStepId === null ? {} : { planStepId: p.planStepId }),
+  };
+  const records: EventRecord[] = [];
+  const thoughtAt =
+    p.thought === null
+      ? -1
+      : records.push(parseEventInput({ ...target, kind: 'note', said: true, text: p.thought })) - 1;
+  const fileAt = planned.changes.map(
+    (c) =>
+      records.push(
+        parseEventInput({
+          ...target,
+          kind: 'file_change',
+          path: c.path,
+          change: c.change,
+          outside: c.outside,
+          checkpointEntryId: entryOf.get(c.path) ?? null,
+          text: `${c.change === 'created' ? 'Created' : c.change === 'deleted' ? 'Deleted' : 'Changed'} by ${c.via}`,
+        }),
+      ) - 1,
+  );
+  const { validations, notes: checkNotes } = validationsOf(meaning);
+  const checkAt = validations.map(
+    (v) =>
+      records.push(
+        parseEventInput({ ...target, kind: 'validation', name: v.run.id, result: v.result, text: v.text }),
+      ) - 1,
+  );
+  const todo = meaning.plan && !meaning.failed ? todosOf(meaning.plan) : null;
+  const todoAt =
+    todo === null
+      ? -1
+      : records.push(parseEventInput({ ...target, kind: 'note', text: todo.text, todos: todo.todos })) - 1;
+  const stored = await log.insertAll(records, at, batch.links);
+  batch.events.push(...stored);
+  planned.changes.forEach((c, i) => {
+    const event = stored[fileAt[i] as number] as SessionEvent;
+    if (c.after !== undefined && !entryOf.has(c.path))
+      deps.bodyMemory.set(bodyKey(p.sessionId, c.path), event.id, c.after);
+  });
+  advanceToolContext(
+    context,
+    meaning.scripts.map((s) => s.id),
+    planned.changes.filter(affectsScripts).length,
+  );
+
+  const idAt = (i: number) => (i < 0 ? null : (stored[i] as SessionEvent).id);
+  const checks: DerivedCheck[] = meaning.checks.map((run) => {
+    const i = validations.findIndex((v) => v.run === run);
+    return {
+      eventId: i < 0 ? null : idAt(checkAt[i] as number),
+      id: run.id,
+      kind: run.kind,
+      status: run.result.status,
+      counts: run.result.counts,
+      failures: run.result.failures,
+      summary: run.result.summary,
+    };
+  });
+  const files: DerivedFileChange[] = planned.changes.map((c, i) => ({
+    eventId: idAt(fileAt[i] as number) as DerivedFileChange['eventId'],
+    path: c.path,
+    change: c.change,
+    outside: c.outside,
+    checkpointEntryId: entryOf.get(c.path) ?? null,
+    bodies:
+      c.before !== undefined && c.after !== undefined
+        ? 'both'
+        : c.before !== undefined
+          ? 'no-after'
+          : c.after !== undefined
+            ? 'no-before'
+            : 'none',
+    via: c.via,
+  }));
+  return {
+    stepId: added.id,
+    kind: meaning.kind,
+    command: meaning.command,
+    checks,
+    files,
+    todoEventId: idAt(todoAt),
+    thoughtEventId: idAt(thoughtAt),
+    notes: [...meaning.notes, ...planned.notes, ...checkNotes],
+  };
+}
