@@ -99,10 +99,14 @@ describe('one skip list for every import', () => {
       { path: 'lib/node_modules', files: 1 },
     ]);
     expect(mergeSkipped([{ path: 'node_modules', files: null }], skipped)).toEqual([
-      { path: 'node_modules', files: null },
       { path: '.git', files: 2 },
       { path: 'lib/node_modules', files: 1 },
+      { path: 'node_modules', files: null },
     ]);
+    // The same files in another order give the same report.
+    expect(
+      splitSkipped(['lib/node_modules/y/z.js', '.git/HEAD', '.git/refs/heads/main'], (p) => p).skipped,
+    ).toEqual(skipped);
     expect(mergeSkipped([{ path: '.git', files: 1 }], [{ path: '.git', files: 2 }])).toEqual([
       { path: '.git', files: 3 },
     ]);

@@ -22,8 +22,8 @@ export function skippedFolderOf(path: string): string | null {
 }
 
 /**
- * Splits `items` into those kept and the skipped folders (in the order first met, with file counts). A path that is
- * itself a skipped folder (a zip's `node_modules/` entry) counts the folder with no file.
+ * Splits `items` into those kept and the skipped folders (sorted by path, with file counts: the same report whatever
+ * order the files came in). A path that is itself a skipped folder (a zip's `node_modules/` entry) counts no file.
  */
 export function splitSkipped<T>(
   items: readonly T[],
@@ -40,7 +40,7 @@ export function splitSkipped<T>(
     }
     counts.set(folder, (counts.get(folder) ?? 0) + (isFile(item) ? 1 : 0));
   }
-  return { kept, skipped: [...counts].map(([path, files]) => ({ path, files })) };
+  return { kept, skipped: sortedFolders(counts) };
 }
 
 /** Two reports of the same import as one (the page's and the engine's): counts added, an uncounted folder stays so. */
@@ -55,8 +55,11 @@ export function mergeSkipped(...lists: readonly (readonly SkippedFolder[])[]): S
       }
     }
   }
-  return [...out].map(([path, files]) => ({ path, files }));
+  return sortedFolders(out);
 }
+
+const sortedFolders = (counts: ReadonlyMap<string, number | null>): SkippedFolder[] =>
+  [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, files]) => ({ path, files }));
 
 /** "Left out .git/ (12 files) and node_modules/." — for a message; '' when nothing was skipped. */
 export function describeSkipped(skipped: readonly SkippedFolder[], shown = 3): string {

@@ -97,6 +97,7 @@ export class ProjectState extends ViewState {
   dirty: boolean = $derived(this.doc !== null && this.drafts.has(this.doc.path));
 
   #want: string | null = null;
+  #keepNotice = false;
   #store: KeyValueStore | null;
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping of our own writes; nothing renders from it
   #ownWrites = new Set<string>();
@@ -146,7 +147,9 @@ export class ProjectState extends ViewState {
   select(path: string | null): void {
     if (path === this.#want) return;
     this.#want = path;
-    this.notice = null;
+    // The view opens the imported project's first document by itself: the import's message outlives that one move.
+    if (this.#keepNotice) this.#keepNotice = false;
+    else this.notice = null;
     this.conflict = null;
     this.changedOnDisk = false;
     this.docError = null;
@@ -419,6 +422,7 @@ export class ProjectState extends ViewState {
     const files = `${result.files} file${result.files === 1 ? '' : 's'}`;
     const left = describeSkipped(result.skipped);
     this.notice = `Imported ${files} into "${result.project.name}".${left ? ` ${left}` : ''}`;
+    this.#keepNotice = true;
   }
 
   #remember(last: LastProject) {
