@@ -161,6 +161,8 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     recordMessage: call('recordMessage'),
     listMessages: call('listMessages'),
     recordStep: call('recordStep'),
+    recordToolCall: call('recordToolCall'),
+    recordToolCalls: call('recordToolCalls'),
     listSteps: call('listSteps'),
     recordSummary: call('recordSummary'),
     listSummaries: call('listSummaries'),
