@@ -29,6 +29,7 @@ export * from './demo-agent';
 export { compressWithProse, type ProseWriter } from './memory-client';
 export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
 export * from './tools/index';
+export * from './tool-recorder';
 
 export interface OpenBrainOptions {
   /** The database file in OPFS; give each brain its own so several can coexist. Default `agent.db`. */

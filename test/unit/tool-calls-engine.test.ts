@@ -143,3 +143,51 @@ describe('recordToolCall', () => {
     expect(await api.listSteps(taskId)).toHaveLength(0);
   });
 });
+
+describe('toolCallRecorder (the two-phase form with readFile)', () => {
+  it('reads the bodies of what a shell command names, and what a listing shows an inline script changed', async () => {
+    const { toolCallRecorder } = await import('../../src/lib/tool-recorder');
+    const { api, sessionId, taskId } = await setUp();
+    const files = new Map<string, { body: string; mtime: number }>([
+      [
+        '/testbed/django/db/models/query.py',
+        { body: 'def bulk_create(self, objs):\n    return objs\n', mtime: 1 },
+      ],
+      ['/testbed/setup.cfg', { body: '[metadata]\nname = django\n', mtime: 1 }],
+    ]);
+    let clock = 1;
+    const write = (path: string, body: string) => files.set(path, { body, mtime: ++clock });
+    const recorder = toolCallRecorder(api, {
+      sessionId,
+      taskId,
+      root: '/testbed',
+      readFile: async (path) => files.get(path.startsWith('/') ? path : `/testbed/${path}`)?.body ?? null,
+      listFiles: async () => [...files].map(([path, f]) => ({ path, size: f.body.length, mtime: f.mtime })),
+    });
+    const sed = await recorder.begin({
+      tool: 'bash',
+      input: { command: "sed -i 's/return objs/return list(objs)/' /testbed/django/db/models/query.py" },
+    });
+    expect(sed.paths).toEqual(['/testbed/django/db/models/query.py']);
+    write('/testbed/django/db/models/query.py', 'def bulk_create(self, objs):\n    return list(objs)\n');
+    const recorded = await sed.end({ output: '', exitCode: 0 });
+    expect(recorded.files).toMatchObject([
+      { path: 'django/db/models/query.py', change: 'modified', bodies: 'both' },
+    ]);
+
+    // An inline Python script: its effects are not in the command's text, the listing shows them.
+    const script = await recorder.begin({
+      tool: 'bash',
+      input: {
+        command:
+          "python - <<'EOF'\nimport re\np='setup.cfg'\ns=open(p).read()\nopen(p,'w').write(s+'version = 5\\n')\nEOF",
+      },
+    });
+    write('/testbed/setup.cfg', '[metadata]\nname = django\nversion = 5\n');
+    const edited = await script.end({ output: '', exitCode: 0 });
+    // A small workspace is read whole before such a call: the script's edit has both bodies.
+    expect(edited.files.map((f) => [f.path, f.change, f.bodies])).toEqual([
+      ['setup.cfg', 'modified', 'both'],
+    ]);
+  });
+});

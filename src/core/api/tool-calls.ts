@@ -10,11 +10,14 @@ import type { CheckpointEntryId, EventId, SessionId, StepId, TaskId } from '../i
 
 export type { ToolCall, StepKind, CheckKind, CheckStatus, CheckCounts } from '../tools/types';
 
-/** A file's bodies around the call, as the caller read them (null: the file did not exist). */
+/**
+ * A file's bodies around the call, as the caller read them (null: the file did not exist; left out: not read —
+ * the engine then uses the body the session last recorded for it, if any).
+ */
 export interface ToolCallFile {
   readonly path: string;
-  readonly before: CheckpointBody;
-  readonly after: CheckpointBody;
+  readonly before?: CheckpointBody;
+  readonly after?: CheckpointBody;
 }
 
 export interface RecordToolCallInput {

@@ -20,10 +20,11 @@ export interface PlannedFileChange {
   readonly after: Body | undefined;
 }
 
+/** Bodies the caller read around the call; a side left out was not read. */
 export interface CapturedFile {
   readonly path: string;
-  readonly before: Body;
-  readonly after: Body;
+  readonly before?: Body;
+  readonly after?: Body;
 }
 
 /** What the session knows of a path before this call: its last recorded body, or undefined. */
@@ -142,8 +143,8 @@ export function planFileChanges(
     const { path, outside } = recordedPath(c.path, root);
     const d = drafts.get(path) ?? draft(path, outside);
     if (d.via.length === 0) d.via.push('captured');
-    d.before = c.before;
-    d.after = c.after;
+    if (c.before !== undefined) d.before = c.before;
+    if (c.after !== undefined) d.after = c.after;
   }
   const changes: PlannedFileChange[] = [];
   for (const d of drafts.values()) {

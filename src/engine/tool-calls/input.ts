@@ -23,7 +23,8 @@ export interface ParsedToolCall {
   readonly at: number | null;
 }
 
-const isBody = (v: unknown) => v === null || typeof v === 'string' || v instanceof Uint8Array;
+const isBody = (v: unknown) =>
+  v === undefined || v === null || typeof v === 'string' || v instanceof Uint8Array;
 
 function parseCall(value: unknown): ToolCall {
   if (typeof value !== 'object' || value === null)
@@ -63,8 +64,8 @@ function parseFiles(value: unknown): ToolCallFile[] {
       throw new BrainError('InvalidArgument', `files[${i}]: before and after must be text, bytes or null.`);
     return {
       path,
-      before: raw['before'] as ToolCallFile['before'],
-      after: raw['after'] as ToolCallFile['after'],
+      ...(raw['before'] === undefined ? {} : { before: raw['before'] as ToolCallFile['before'] }),
+      ...(raw['after'] === undefined ? {} : { after: raw['after'] as ToolCallFile['after'] }),
     };
   });
 }
