@@ -194,6 +194,32 @@ test('deleting a session says what goes, what stays and what cleanup removes', a
   });
 });
 
+test('the rollback dialog says once that a file changed since the checkpoint', async () => {
+  const { sessionId, taskId } = await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    const { id: sessionId } = await brain.startSession({ title: 'Docs' });
+    const { id: taskId } = await brain.startTask({ sessionId, title: 'Note the fix' });
+    const file = await brain.readProjectFile('README.md');
+    const after = `${file.text}\nFixed in 1.0.1.\n`;
+    const written = await brain.writeProjectFile('README.md', after, { expectedVersion: file.version });
+    await brain.checkpointFile({ taskId, path: 'README.md', before: file.text, after });
+    // A person edits it afterwards.
+    await brain.writeProjectFile('README.md', `${after}Reviewed.\n`, { expectedVersion: written.version });
+    return { sessionId, taskId };
+  });
+  await page.goto(`/#/checkpoints?session=${sessionId}&task=${taskId}`);
+  await page.getByRole('button', { name: 'Roll back the whole task…' }).click();
+  const item = page.getByTestId('rollback-dialog').getByRole('listitem');
+  await expect(item).toContainText('changed since the checkpoint');
+  const text = (await item.textContent()) ?? '';
+  expect(text.match(/changed since the checkpoint/gi)).toHaveLength(1);
+  await expect(item.getByRole('checkbox', { name: 'Overwrite it anyway' })).not.toBeChecked();
+  await expect(
+    page.getByTestId('rollback-dialog').getByRole('button', { name: 'Roll back 0 files' }),
+  ).toBeDisabled();
+  await page.getByTestId('rollback-dialog').getByRole('button', { name: 'Cancel' }).click();
+});
+
 test('a project kept in this browser can be deleted after a confirmation', async () => {
   await page.evaluate(async () => {
     const brain = globalThis.agentBrain!;
