@@ -15,7 +15,7 @@ import {
   readSystem,
   readUnknown,
 } from './records';
-import { cheapSkipType } from './scan';
+import { cheapSkipType, endsLikeObject, isBlank } from './scan';
 import { count, createState, type ClaudeCodeParserOptions, type ParserState } from './state';
 
 export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): LineParser {
@@ -25,13 +25,13 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
   return {
     push(line, lineNo) {
       lastFailed = null;
-      if (line.trim() === '') return [];
+      if (isBlank(line)) return [];
       s.records++;
       const skip = cheapSkipType(line);
       if (skip !== null) {
         count(s.skipped, skip);
         // Skipped unread: a torn last line of this type is still told by its missing closing brace.
-        if (!line.trimEnd().endsWith('}')) lastFailed = lineNo;
+        if (!endsLikeObject(line)) lastFailed = lineNo;
         return [];
       }
       let value: unknown;

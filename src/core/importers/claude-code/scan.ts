@@ -69,3 +69,21 @@ function valueAfterKey(line: string, from: number): string | null {
   const value = line.slice(i + 1, end);
   return value.includes('\\') ? null : value;
 }
+
+/** True when the line holds only white space (without copying it, as `trim` would). */
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+/** True when the last character that is not white space is `}`: the line may be a whole object. */
+export function endsLikeObject(line: string): boolean {
+  for (let i = line.length - 1; i >= 0; i--) {
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return c === 0x7d;
+  }
+  return false;
+}

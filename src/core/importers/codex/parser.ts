@@ -4,7 +4,7 @@
  */
 import type { LineParser, TranscriptItem, TranscriptMeta, TranscriptStats } from '../types';
 import { flushCompaction, mergeCompaction, other, readEvent, readResponseItem } from './items';
-import { asFields, leafText, str, timeOf, type Fields } from './json';
+import { asFields, isBlank, leafText, str, timeOf, type Fields } from './json';
 import { count, createState, type CodexParserOptions, type ParserState } from './state';
 import { callItem } from './tool-call';
 
@@ -26,7 +26,7 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
   return {
     push(line, lineNo) {
       lastFailed = null;
-      if (line.trim() === '') return [];
+      if (isBlank(line)) return [];
       s.records++;
       let value: unknown;
       try {
