@@ -175,7 +175,30 @@ test('tables: stacked rows labelled by their column at 390 px; at 1280 px the lo
   await expectNoSidewaysOverflow('SESSION.jsonl at 390 px');
   await saveScreenshot(page, 'layout/session-log-390-light');
 
+  // Another view's table, by the same shared rule: the cleanup dry run (no "Ta/sk", "W/h/y" a letter a line).
+  await page.goto('/#/storage');
+  await page.getByLabel('Show kept tasks').check();
+  const plan = page.getByTestId('cleanup-plan');
+  await expect(plan.locator('tbody tr').first()).toBeVisible();
+  const planCells = await plan
+    .locator('tbody tr')
+    .first()
+    .locator('td')
+    .evaluateAll((tds) =>
+      tds.map((td) => ({
+        label: td.getAttribute('data-label'),
+        width: td.getBoundingClientRect().width,
+        rowWidth: td.parentElement!.getBoundingClientRect().width,
+      })),
+    );
+  expect(planCells.map((c) => c.label)).toEqual(['Task', 'State', 'Verdict', 'Why', 'Frees']);
+  for (const cell of planCells) expect(cell.width).toBeGreaterThanOrEqual(cell.rowWidth - 1);
+  await expectNoSidewaysOverflow('the cleanup dry run at 390 px');
+  await saveScreenshot(page, 'layout/cleanup-plan-390-light');
+  await page.getByLabel('Show kept tasks').uncheck();
+
   await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/project?file=.agent%2FSESSION.jsonl');
   const header = table.getByRole('columnheader', { name: 'Line' });
   await expect(header).toBeVisible();
   const lines = await header.evaluate((th) => {
@@ -335,6 +358,21 @@ test('polish: the theme button names the theme it switches to; the demo has one 
   );
   await page.goto('/#/storage');
   await expect(page.getByTestId('archive-contents')).toContainText('in the project “tiny-paginate”');
+
+  // A file with one problem (a JSONL line an editor cut short, as a person's hand edit might) says "1 problem".
+  const problems = await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    const file = await brain.readAgentFile('.agent/HISTORY.jsonl');
+    await brain.writeAgentFile('.agent/HISTORY.jsonl', `${file.text}{"kind":"note","text":"cut\n`, {
+      expectedVersion: file.version,
+    });
+    return (await brain.listAgentFiles()).find((f) => f.path === '.agent/HISTORY.jsonl')?.problems.length;
+  });
+  expect(problems).toBe(1);
+  await page.goto('/#/project');
+  const flag = page.getByRole('navigation', { name: 'Project files' }).getByTestId('file-problems');
+  await expect(flag).toHaveAttribute('title', '1 problem');
+  await expect(flag).toHaveText(/^\W*1 problem$/);
 });
 
 test('a refused database import says once that nothing changed, and the older export line is gone', async () => {
