@@ -143,6 +143,21 @@ describe('Codex rollout: counts against the ground truth', () => {
 });
 
 describe('Codex subagent rollout', () => {
+  it('read as a thread: a thread item opens it, named after the agent, and every item is in it', () => {
+    const { lines } = decodeLines(fixture.subagent.bytes);
+    const p = createCodexParser({ thread: { id: truth.subagentId, parentCallId: 'call_spawn' } });
+    const out = [...lines.flatMap((l, i) => p.push(l, i + 1)), ...p.finish()];
+    expect(out[0]).toMatchObject({
+      kind: 'thread',
+      id: truth.subagentId,
+      title: 'Ohm (explorer)',
+      parentCallId: 'call_spawn',
+      thread: null,
+    });
+    expect(out.slice(1).every((i) => i.thread === truth.subagentId)).toBe(true);
+    expect(out.filter((i) => i.kind === 'thread')).toHaveLength(1);
+  });
+
   it('names its parent session', () => {
     const { items: sub, parser: p } = parse(fixture.subagent.bytes);
     expect(p.meta()).toMatchObject({ sessionId: truth.subagentId, parentSessionId: truth.sessionId });

@@ -4,4 +4,4 @@
  */
 export { createCodexParser } from './parser';
 export { sniffCodex } from './sniff';
-export type { CodexParserOptions } from './state';
+export type { CodexParserOptions, CodexThreadOption } from './state';

@@ -82,6 +82,7 @@ function readLine(s: ParserState, record: Fields, line: number): void {
   const p = { line, at: timeOf(record['timestamp']) };
   if (s.meta.startedAt === null) s.meta.startedAt = p.at;
   if (!inBurst(type, payload)) flushCompaction(s);
+  if (type !== 'session_meta') announceThread(s, p);
   switch (type) {
     case 'session_meta':
       readSessionMeta(s, payload);
@@ -109,6 +110,22 @@ function readLine(s: ParserState, record: Fields, line: number): void {
   }
 }
 
+function announceThread(s: ParserState, p: { line: number; at: number | null }): void {
+  const option = s.threadOption;
+  if (option === null || s.announced) return;
+  s.announced = true;
+  s.out.push({
+    kind: 'thread',
+    at: p.at,
+    line: p.line,
+    thread: null,
+    sourceId: `thread:${option.id}`,
+    id: option.id,
+    title: option.title ?? s.agentName ?? option.id,
+    parentCallId: option.parentCallId ?? null,
+  });
+}
+
 function readSessionMeta(s: ParserState, payload: Fields | null): void {
   if (s.sawMeta) {
     count(s.skipped, 'session_meta');
@@ -122,4 +139,7 @@ function readSessionMeta(s: ParserState, payload: Fields | null): void {
   m.startedAt = timeOf(payload?.['timestamp']) ?? m.startedAt;
   const spawn = asFields(asFields(asFields(payload?.['source'])?.['subagent'])?.['thread_spawn']);
   m.parentSessionId = str(payload, 'forked_from_id') ?? str(spawn, 'parent_thread_id');
+  const nickname = str(payload, 'agent_nickname') ?? str(spawn, 'agent_nickname');
+  const role = str(payload, 'agent_role') ?? str(spawn, 'agent_role');
+  s.agentName = nickname !== null && role !== null ? `${nickname} (${role})` : (nickname ?? role);
 }

@@ -5,9 +5,18 @@
  */
 import type { TranscriptFileBody, TranscriptItem, TranscriptProblem } from '../types';
 
+export interface CodexThreadOption {
+  /** The thread's id (e.g. the subagent rollout's `session_meta.id`). */
+  readonly id: string;
+  /** Default: the rollout's `agent_nickname` / `agent_role`. */
+  readonly title?: string;
+  /** The parent session's `spawn_agent` call, when the engine knows it. */
+  readonly parentCallId?: string | null;
+}
+
 export interface CodexParserOptions {
-  /** Items of this file belong to this thread (a subagent's rollout read as a child of its parent session). */
-  readonly thread?: string;
+  /** Read a subagent's rollout as a child of its parent session: a `thread` item opens it, every item is in it. */
+  readonly thread?: CodexThreadOption;
 }
 
 export interface PendingCall {
@@ -41,6 +50,11 @@ export interface MutableMeta {
 
 export interface ParserState {
   readonly thread: string | null;
+  readonly threadOption: CodexThreadOption | null;
+  /** The `thread` item was given out. */
+  announced: boolean;
+  /** `agent_nickname` / `agent_role` from `session_meta`, the default thread title. */
+  agentName: string | null;
   readonly meta: MutableMeta;
   sawMeta: boolean;
   records: number;
@@ -62,7 +76,10 @@ export interface ParserState {
 
 export function createState(options: CodexParserOptions): ParserState {
   return {
-    thread: options.thread ?? null,
+    thread: options.thread?.id ?? null,
+    threadOption: options.thread ?? null,
+    announced: false,
+    agentName: null,
     meta: {
       sessionId: null,
       title: null,
