@@ -11,7 +11,7 @@ import { sniffMiniSweAgentTrajectory, sniffSweAgentTrajectory } from '../../src/
 import type { Sniff } from '../../src/core/importers/types';
 import { generateClineTask, generateRooTask } from '../fixtures/transcripts/cline';
 import { generateGeminiChat, generateGeminiLegacyChat } from '../fixtures/transcripts/gemini';
-import { generateOpenHandsConversation } from '../fixtures/transcripts/openhands';
+import { generateOpenHandsConversation, generateOpenHandsV0Session } from '../fixtures/transcripts/openhands';
 import {
   generateMiniSweAgentTrajectory,
   generateSweAgentTrajectory,
@@ -23,6 +23,9 @@ const roo = generateRooTask();
 const openHands = generateOpenHandsConversation();
 const event = openHands.files.find((f) => f.name.includes('/events/event-00003-'));
 const base = openHands.files.find((f) => f.name.endsWith('base_state.json'));
+const v0 = generateOpenHandsV0Session();
+const v0Event = v0.files.find((f) => f.name.endsWith('/events/5.json'));
+const v0Metadata = v0.files.find((f) => f.name.endsWith('/metadata.json'));
 
 /** name, head, and the sniffer that owns it (null: none of these). */
 const inputs: [string, string, string, string | null][] = [
@@ -59,6 +62,8 @@ const inputs: [string, string, string, string | null][] = [
   ],
   ['openhands event', event?.name ?? '', head(event?.text ?? ''), 'openhands'],
   ['openhands base state', base?.name ?? '', head(base?.text ?? ''), 'openhands'],
+  ['openhands v0 event', v0Event?.name ?? '', head(v0Event?.text ?? ''), 'openhands'],
+  ['openhands v0 metadata', v0Metadata?.name ?? '', head(v0Metadata?.text ?? ''), 'openhands'],
   [
     'swe-agent traj',
     'trajectories/pallets__flask-5063.traj',

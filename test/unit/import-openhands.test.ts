@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseOpenHandsConversation } from '../../src/core/importers/openhands';
-import { generateOpenHandsConversation } from '../fixtures/transcripts/openhands';
+import { generateOpenHandsConversation, generateOpenHandsV0Session } from '../fixtures/transcripts/openhands';
 import { expectTruth } from './import-gemini-truth';
 
 describe('OpenHands V1 conversations', () => {
@@ -74,5 +74,61 @@ describe('OpenHands V1 conversations', () => {
       input: { command: 'python manage.py runserver', is_input: false, timeout: null, reset: false },
     });
     expect(calls.at(-1)?.callId).toBe(truth.openCall);
+  });
+});
+
+describe('OpenHands V0 sessions (events/<id>.json: actions and observations)', () => {
+  const fixture = generateOpenHandsV0Session();
+  const { truth } = fixture;
+  const parsed = parseOpenHandsConversation([...fixture.files].reverse());
+
+  it('is long, and every prompt, tool call, file change and check is accounted for', () => {
+    expect(truth.records).toBeGreaterThanOrEqual(200);
+    expect(parsed.stats.records).toBe(truth.records);
+    expectTruth(parsed.items, truth);
+    expect(truth.checks.map((c) => c.status)).toEqual(expect.arrayContaining(['passed', 'failed']));
+  });
+
+  it('pairs observations by cause: exit codes, editor bodies, errors and rejections; the session from metadata.json', () => {
+    const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i] : []));
+    const runs = calls.filter((c) => c.call.tool === 'execute_bash' && c.call.error === undefined);
+    expect(runs.every((c) => c.call.exitCode === (c.call.output?.includes('exit code 1.]') ? 1 : 0))).toBe(
+      true,
+    );
+    expect(calls.some((c) => c.call.error?.startsWith('Action has been rejected'))).toBe(true);
+    expect(calls.some((c) => c.call.error?.includes('No replacement was performed'))).toBe(true);
+    expect(calls.find((c) => c.files !== undefined)?.files?.[0]?.before).toMatch(/^class Meta/);
+    expect(calls.find((c) => c.callId === truth.bigOutputCall)?.call.output?.length).toBeGreaterThanOrEqual(
+      5 * 1024 * 1024,
+    );
+    expect(calls.find((c) => c.callId === truth.replacementCharCall)?.call.output).toContain('\uFFFD');
+    expect(parsed.meta).toMatchObject({
+      agent: 'openhands',
+      sessionId: fixture.conversationId,
+      title: 'Paginate the post list',
+      model: 'anthropic/claude-sonnet-4-20250514',
+      cwd: '/workspace',
+    });
+  });
+
+  it('turns the condensation into a compaction, counts the unknown action, names the file cut short', () => {
+    const compactions = parsed.items.flatMap((i) => (i.kind === 'compaction' ? [i] : []));
+    expect(compactions).toHaveLength(truth.compactions);
+    expect(compactions[0]).toMatchObject({
+      trigger: 'condenser',
+      before: 78,
+      summary: expect.stringContaining('paginated'),
+    });
+    expect(parsed.stats.unknown).toEqual(truth.unknown);
+    expect(parsed.stats.skipped).toMatchObject({
+      'action:system': 1,
+      'observation:agent_state_changed': truth.prompts.length,
+    });
+    expect(parsed.problems.map((p) => [p.line, p.file])).toEqual(
+      truth.malformedLines.map((line) => [
+        line,
+        `sessions/${fixture.conversationId}/events/${line - 1}.json`,
+      ]),
+    );
   });
 });

@@ -101,7 +101,9 @@ export function toolCall(p: Pending, result: { output?: string; isError?: boolea
     input: p.input,
     output,
   };
-  if (result.isError || failed.test(output)) call.error = output.slice(0, 2000);
+  // A refusal (denied, a tool error) is the answer instead of a result: the call did not run, it has no output.
+  if (failed.test(output)) return { tool: p.name, input: p.input, error: output.slice(0, 2000) };
+  if (result.isError) call.error = output.slice(0, 2000);
   if (p.name === 'execute_command') {
     // Roo: `Command executed in terminal within working directory '…'. Exit code: N`; Cline writes none.
     const roo = /^(?:[^\n]*\n)?[^\n]*?Exit code: (-?\d{1,3})\b/.exec(output);
