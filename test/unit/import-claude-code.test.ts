@@ -172,4 +172,10 @@ describe('Claude Code subagent file', () => {
     );
     expect(subParser.meta().parentSessionId).toBe(truth.sessionId);
   });
+
+  it('without options, names its thread after the agentId its lines carry (the file name the Agent result gives)', () => {
+    const { items: plain } = parse(fixture.subagent.bytes);
+    expect(plain[0]).toMatchObject({ kind: 'thread', id: truth.subagentId, title: truth.subagentPrompts[0] });
+    expect(plain.slice(1).every((i) => i.thread === truth.subagentId)).toBe(true);
+  });
 });
