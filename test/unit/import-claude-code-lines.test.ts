@@ -81,6 +81,41 @@ describe('Claude Code bad input', () => {
     expect(of(out, 'tool_call')).toHaveLength(2);
   });
 
+  it('takes the feedback a person gave when refusing a call for an instruction', () => {
+    const p = createClaudeCodeParser();
+    const use = {
+      parentUuid: 'u1',
+      isSidechain: false,
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_9', name: 'Bash', input: { command: 'npm run e2e' } }],
+      },
+    };
+    const refused =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nRun only the unit tests, not e2e.";
+    const result = {
+      parentUuid: 'a1',
+      isSidechain: false,
+      type: 'user',
+      uuid: 'r1',
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_9', content: refused, is_error: true }],
+      },
+      toolUseResult: `Error: ${refused}`,
+    };
+    const out = [good('u1', null, 'fix the tests'), JSON.stringify(use), JSON.stringify(result)].flatMap(
+      (l, i) => p.push(l, i + 1),
+    );
+    expect(of(out, 'instruction').map((i) => i.text)).toEqual([
+      'fix the tests',
+      'Run only the unit tests, not e2e.',
+    ]);
+    expect(of(out, 'tool_call')[0]?.call.error).toContain('rejected');
+  });
+
   it('does not take a nested "type":"progress" for a progress record', () => {
     const p = createClaudeCodeParser();
     const line = JSON.stringify({

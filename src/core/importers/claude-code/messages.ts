@@ -68,7 +68,25 @@ function pairResult(s: ParserState, block: Fields, useResult: unknown, p: Place)
   s.pending.delete(callId);
   for (const [prompt, id] of s.taskPrompts) if (id === callId) s.taskPrompts.delete(prompt);
   s.out.push(toolCallItem(call, block, useResult));
+  // A refused call can carry the person's words: "… To tell you how to proceed, the user said:\n<feedback>".
+  if (block['is_error'] === true) {
+    const text = contentText(block['content']);
+    const at = text.indexOf(feedbackMark);
+    const feedback = at >= 0 ? text.slice(at + feedbackMark.length).trim() : '';
+    if (feedback !== '') {
+      s.out.push({
+        kind: 'instruction',
+        at: p.at,
+        line: p.line,
+        thread: p.thread,
+        sourceId: `${callId}:feedback`,
+        text: feedback,
+      });
+    }
+  }
 }
+
+const feedbackMark = 'the user said:\n';
 
 export function readAssistant(s: ParserState, record: Fields, p: Place): void {
   flushCompaction(s, null, null);
