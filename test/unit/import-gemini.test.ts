@@ -153,3 +153,54 @@ describe('Gemini CLI .json chats (the older form)', () => {
     expect(parseGeminiChatJson('{"sessionId": "x", "messa').problems[0]?.line).toBe(1);
   });
 });
+
+describe('Gemini CLI subagent chats', () => {
+  it('reads a subagent chat as a thread of its parent, and a parent call names its subagent by agentId', () => {
+    const p = createGeminiLineParser({
+      thread: { id: 'sub-1', parentCallId: 'call-9' },
+      parentSessionId: 'parent-1',
+    });
+    const lines = [
+      { sessionId: 'sub-1', projectHash: 'h', kind: 'subagent', directories: ['/home/dev/shop'] },
+      { id: 'u1', type: 'user', timestamp: '2026-11-20T09:00:00Z', content: [{ text: 'Find the tax code' }] },
+      { id: 'g1', type: 'gemini', timestamp: '2026-11-20T09:00:01Z', content: 'Found it in src/tax.ts.' },
+    ];
+    const items = lines.flatMap((r, k) => p.push(JSON.stringify(r), k + 1));
+    expect(items.map((i) => [i.kind, i.thread])).toEqual([
+      ['thread', null],
+      ['instruction', 'sub-1'],
+      ['assistant', 'sub-1'],
+    ]);
+    expect(items[0]).toMatchObject({ id: 'sub-1', parentCallId: 'call-9' });
+    expect(p.meta()).toMatchObject({ sessionId: 'sub-1', parentSessionId: 'parent-1' });
+    const parent = createGeminiLineParser();
+    const call = {
+      id: 'call-9',
+      name: 'codebase_investigator',
+      args: { objective: 'tax' },
+      status: 'success',
+      timestamp: '2026-11-20T09:00:02Z',
+      agentId: 'sub-1',
+      result: [
+        {
+          functionResponse: {
+            id: 'call-9',
+            name: 'codebase_investigator',
+            response: { output: 'src/tax.ts' },
+          },
+        },
+      ],
+    };
+    const [item] = parent.push(
+      JSON.stringify({
+        id: 'g2',
+        type: 'gemini',
+        timestamp: '2026-11-20T09:00:02Z',
+        content: '',
+        toolCalls: [call],
+      }),
+      1,
+    );
+    expect(item?.kind === 'tool_call' && item.call.result).toEqual({ agentId: 'sub-1' });
+  });
+});

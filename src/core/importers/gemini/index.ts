@@ -1,4 +1,4 @@
 /** Gemini CLI chats: the `.jsonl` line parser, the older one-document `.json`, and their sniffers. */
-export { createGeminiLineParser } from './line-parser';
+export { createGeminiLineParser, type GeminiParserOptions, type GeminiThreadOption } from './line-parser';
 export { parseGeminiChatJson } from './chat-json';
 export { sniffGeminiChatJson, sniffGeminiJsonl } from './sniff';

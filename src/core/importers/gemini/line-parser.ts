@@ -19,7 +19,22 @@ import {
   type Tally,
 } from './tally';
 
-export function createGeminiLineParser(): LineParser {
+export interface GeminiThreadOption {
+  /** The thread's id: the subagent chat's `sessionId` (its file `chats/<parent>/<sessionId>.jsonl`). */
+  readonly id: string;
+  readonly title?: string;
+  /** The parent's tool call that ran the subagent (its `agentId` is this chat's session), when known. */
+  readonly parentCallId?: string | null;
+}
+
+export interface GeminiParserOptions {
+  /** Read a subagent's chat as a thread of its parent session: a `thread` item opens it, every item is in it. */
+  readonly thread?: GeminiThreadOption;
+  /** The parent session (a subagent chat lives in `chats/<parentSessionId>/`). */
+  readonly parentSessionId?: string;
+}
+
+export function createGeminiLineParser(options: GeminiParserOptions = {}): LineParser {
   const tally = createTally();
   const state = createMessageState();
   const meta: MutableMetaLike = {
@@ -30,7 +45,31 @@ export function createGeminiLineParser(): LineParser {
     startedAt: null,
     model: null,
     version: null,
-    parentSessionId: null,
+    parentSessionId: options.parentSessionId ?? null,
+  };
+  const thread = options.thread;
+  let opened = false;
+  /** Items of a subagent chat belong to its thread, announced by a `thread` item before the first of them. */
+  const place = (items: TranscriptItem[]): TranscriptItem[] => {
+    if (thread === undefined || items.length === 0) return items;
+    const out = items.map((item) => ({ ...item, thread: thread.id }));
+    if (opened) return out;
+    opened = true;
+    const first = items[0] as TranscriptItem;
+    const title = thread.title ?? 'Gemini CLI subagent';
+    return [
+      {
+        kind: 'thread',
+        at: first.at,
+        line: first.line,
+        thread: null,
+        sourceId: `thread:${thread.id}`,
+        id: thread.id,
+        title,
+        parentCallId: thread.parentCallId ?? null,
+      },
+      ...out,
+    ];
   };
   let lastLine = 0;
   let lastFailed = -1;
@@ -53,7 +92,7 @@ export function createGeminiLineParser(): LineParser {
         tally.problem(lineNo, 'not a JSON object');
         return [];
       }
-      return withSourceIds(recordItems(record, lineNo, state, meta, tally));
+      return place(withSourceIds(recordItems(record, lineNo, state, meta, tally)));
     },
     finish(options) {
       if (options?.torn && lastFailed === lastLine && lastLine > 0) {
@@ -65,7 +104,7 @@ export function createGeminiLineParser(): LineParser {
       const out: TranscriptItem[] = [];
       for (const { record, line } of state.pending.values()) out.push(toolCallItem(record, line, false));
       state.pending.clear();
-      return out;
+      return place(out);
     },
     meta: () => ({ ...meta, model: meta.model ?? state.model }),
     stats: () => tally.stats(),

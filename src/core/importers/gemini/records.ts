@@ -130,9 +130,15 @@ export function toolCallItem(call: Record<string, unknown>, line: number, final 
   else if (final && result.error !== null) toolCall.error = result.error;
   if (final && toolCall.output !== undefined && name === 'run_shell_command')
     toolCall.exitCode = shellExit(toolCall.output);
-  if (final && call['resultDisplay'] !== undefined && typeof call['resultDisplay'] !== 'string') {
-    toolCall.result = call['resultDisplay'];
-  }
+  // A subagent call names the subagent's chat (`agentId`: its sessionId); a structured display (a file diff) is
+  // kept as it is.
+  const agentId = strField(call, 'agentId');
+  const display = call['resultDisplay'];
+  const structured = display !== undefined && display !== null && typeof display !== 'string';
+  if (final && agentId !== null)
+    toolCall.result = structured ? { agentId, resultDisplay: display } : { agentId };
+  else if (final && structured) toolCall.result = display;
+
   return {
     kind: 'tool_call',
     at: timeOf(call['timestamp']),
