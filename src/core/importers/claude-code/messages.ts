@@ -99,6 +99,11 @@ export function readAssistant(s: ParserState, record: Fields, p: Place): void {
     other(s, 'assistant:api-error', contentText(message?.['content']), p, id());
     return;
   }
+  const content = message?.['content'];
+  if (typeof content === 'string') {
+    if (content.trim() !== '') s.out.push(say(content, false, p, id()));
+    return;
+  }
   for (const raw of list(message, 'content')) {
     const block = asFields(raw);
     const type = str(block, 'type');
