@@ -116,6 +116,21 @@ describe('Claude Code bad input', () => {
     expect(of(out, 'tool_call')[0]?.call.error).toContain('rejected');
   });
 
+  it('reads an assistant message whose content is a plain string', () => {
+    const p = createClaudeCodeParser();
+    const line = JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      type: 'assistant',
+      uuid: 'a1',
+      message: { role: 'assistant', model: '<synthetic>', content: 'No response requested.' },
+    });
+    expect(p.push(line, 1)).toEqual([
+      expect.objectContaining({ kind: 'assistant', text: 'No response requested.', reasoning: false }),
+    ]);
+    expect(p.meta().model).toBeNull();
+  });
+
   it('does not take a nested "type":"progress" for a progress record', () => {
     const p = createClaudeCodeParser();
     const line = JSON.stringify({
