@@ -154,6 +154,32 @@ describe('Gemini CLI .json chats (the older form)', () => {
   });
 });
 
+describe('Gemini CLI prompts', () => {
+  it('are what the person typed (displayContent), not the @-file contents the model was sent', () => {
+    const p = createGeminiLineParser();
+    const content = [
+      { text: 'Explain @src/tax.ts' },
+      { text: '\n--- Content from referenced files ---\nexport const vat = 0.2;' },
+    ];
+    const items = p.push(
+      JSON.stringify({
+        id: 'u1',
+        type: 'user',
+        timestamp: '2026-11-20T09:00:00Z',
+        content,
+        displayContent: [{ text: 'Explain @src/tax.ts' }],
+      }),
+      1,
+    );
+    expect(items).toMatchObject([{ kind: 'instruction', text: 'Explain @src/tax.ts' }]);
+    // The control: without displayContent the content is all there is.
+    const q = createGeminiLineParser();
+    expect(
+      q.push(JSON.stringify({ id: 'u1', type: 'user', timestamp: '2026-11-20T09:00:00Z', content }), 1)[0],
+    ).toMatchObject({ text: expect.stringContaining('vat = 0.2') });
+  });
+});
+
 describe('Gemini CLI subagent chats', () => {
   it('reads a subagent chat as a thread of its parent, and a parent call names its subagent by agentId', () => {
     const p = createGeminiLineParser({

@@ -60,7 +60,10 @@ export function messageItems(
   }
   const out: TranscriptItem[] = [];
   if (type === 'user') {
-    const text = partsText(msg['content']);
+    // What the person typed (`displayContent`) over what the model got (`content`, with @-file contents
+    // expanded), as the CLI's own rewind viewer shows a prompt.
+    const shown = msg['displayContent'] === undefined ? '' : partsText(msg['displayContent']);
+    const text = shown.trim() !== '' ? shown : partsText(msg['content']);
     if (!seen.text && text.trim() !== '') out.push({ ...common, kind: 'instruction', text });
     else if (!repeat && text.trim() === '') tally.skip('user-function-response');
     seen.text ||= text.trim() !== '';
