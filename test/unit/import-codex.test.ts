@@ -204,6 +204,40 @@ describe('Codex bad input', () => {
     expect(p.stats().duplicates).toBe(1);
   });
 
+  it('reads the early rollout form: a bare meta line, bare response items, state records', () => {
+    const p = createCodexParser();
+    const lines = [
+      JSON.stringify({
+        id: '5973b6c0-94b8-487b-a530-2aeb6098ae0e',
+        timestamp: '2025-05-01T10:00:00.000Z',
+        instructions: null,
+        git: { branch: 'main' },
+      }),
+      JSON.stringify({
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: 'fix the build' }],
+      }),
+      JSON.stringify({ record_type: 'state' }),
+      JSON.stringify({
+        type: 'function_call',
+        name: 'shell',
+        arguments: '{"command":["bash","-lc","make"]}',
+        call_id: 'c1',
+      }),
+      JSON.stringify({
+        type: 'function_call_output',
+        call_id: 'c1',
+        output: '{"output":"ok\\n","metadata":{"exit_code":0,"duration_seconds":0.1}}',
+      }),
+    ];
+    const out = [...lines.flatMap((l, i) => p.push(l, i + 1)), ...p.finish()];
+    expect(p.meta().sessionId).toBe('5973b6c0-94b8-487b-a530-2aeb6098ae0e');
+    expect(of(out, 'instruction').map((i) => i.text)).toEqual(['fix the build']);
+    expect(of(out, 'tool_call')[0]?.call).toMatchObject({ tool: 'shell', exitCode: 0, output: 'ok\n' });
+    expect(p.stats()).toMatchObject({ unknown: {}, skipped: { 'legacy:state': 1 } });
+  });
+
   it('flushes a call with no output, and keeps an argument string that is not JSON', () => {
     const p = createCodexParser();
     p.push(
@@ -258,6 +292,10 @@ describe('sniffs on each other files', () => {
     const gemini = `${JSON.stringify({ sessionId: 's1', projectHash: 'h', startTime: '2026-11-21T08:00:00Z' })}\n${JSON.stringify({ id: 'm1', timestamp: '2026-11-21T08:00:01Z', type: 'user', content: 'hi' })}\n`;
     expect(sniffClaudeCode('session-2026-11-21T08-00-ab12cd34.jsonl', gemini)).toBe(0);
     expect(sniffCodex('session-2026-11-21T08-00-ab12cd34.jsonl', gemini)).toBe(0);
+    const early = `${JSON.stringify({ id: 'u', timestamp: '2025-05-01T10:00:00Z', instructions: null })}\n${JSON.stringify({ type: 'message', role: 'user', content: [] })}\n`;
+    expect(sniffCodex('rollout-2025-05-01T10-00-00-u.jsonl', early)).toBe(2);
+    expect(sniffCodex('session.jsonl', early)).toBe(1);
+    expect(sniffClaudeCode('session.jsonl', early)).toBe(0);
     expect(sniffClaudeCode('x.json', 'not json at all\n')).toBe(0);
     expect(sniffCodex('x.json', 'not json at all\n')).toBe(0);
   });

@@ -105,9 +105,48 @@ function readLine(s: ParserState, record: Fields, line: number): void {
       else malformed(s, line, `Line ${line} is an event_msg without a payload.`);
       return;
     default:
+      if (readLegacy(s, type, record, p)) return;
       count(s.unknown, type);
       other(s, type, leafText(record), p);
   }
+}
+
+/** Response item types that early rollouts wrote as bare lines (no `payload` wrapper). */
+const legacyItems = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+]);
+
+/**
+ * The early rollout form (codex-rs before `RolloutLine`): a first line `{id, timestamp, instructions, git}`, then
+ * each `ResponseItem` as a bare line, and `{"record_type": "state"}` snapshots.
+ */
+function readLegacy(
+  s: ParserState,
+  type: string,
+  record: Fields,
+  p: { line: number; at: number | null },
+): boolean {
+  if (record['payload'] === undefined && legacyItems.has(type)) {
+    readResponseItem(s, record, p);
+    return true;
+  }
+  if (type !== '(no type)') return false;
+  if (typeof record['record_type'] === 'string') {
+    count(s.skipped, `legacy:${record['record_type']}`);
+    return true;
+  }
+  if (!s.sawMeta && typeof record['id'] === 'string' && typeof record['timestamp'] === 'string') {
+    readSessionMeta(s, record);
+    return true;
+  }
+  return false;
 }
 
 function announceThread(s: ParserState, p: { line: number; at: number | null }): void {
