@@ -45,7 +45,11 @@ interface RunState {
     readonly planStepId: number | null;
     readonly planStepN: number | null;
   };
-  readonly validationsDone: readonly { readonly eventId: number; readonly name: string }[];
+  readonly validationsDone: readonly {
+    readonly eventId: number;
+    readonly name: string;
+    readonly changedSince: readonly string[];
+  }[];
   readonly events: readonly EventRow[];
   readonly compressions: number;
 }
@@ -70,7 +74,11 @@ async function readState(page: Page): Promise<RunState | null> {
       taskId: resume.task.id,
       steps: resume.plan.steps.map((s) => ({ id: s.id, n: s.n, state: s.state })),
       next: { kind: next.kind, text: next.text, planStepId: next.planStepId, planStepN: next.planStepN },
-      validationsDone: resume.validationsDone.map((v) => ({ eventId: v.eventId, name: v.name })),
+      validationsDone: resume.validationsDone.map((v) => ({
+        eventId: v.eventId,
+        name: v.name,
+        changedSince: [...v.changedSince],
+      })),
       events: events.map((e) => ({
         id: e.id,
         kind: e.kind,
@@ -177,11 +185,15 @@ async function expectResumePoint(page: Page, how: string): Promise<Kill> {
   );
   expect(s.next.text).toContain(`step ${first!.n} of ${s.steps.length}`);
 
-  // Validations resumePoint says not to run again: each passed, and no file changed after it.
+  // Checks resumePoint reports as passed: each passed, and changedSince names exactly the project files (not
+  // the agent's own .agent/ memory) changed after it.
   for (const done of s.validationsDone) {
     const run = s.events.find((e) => e.id === done.eventId);
     expect(run?.result, `${done.name} is recorded as passed`).toBe('passed');
-    expect(s.events.some((e) => e.kind === 'file_change' && e.id > done.eventId)).toBe(false);
+    const after = s.events.filter(
+      (e) => e.kind === 'file_change' && e.id > done.eventId && !String(e.path).startsWith('.agent/'),
+    );
+    expect([...done.changedSince].sort()).toEqual([...new Set(after.map((e) => String(e.path)))].sort());
   }
 
   const next = page.getByTestId('demo-next');
@@ -394,7 +406,8 @@ test('after the compressions, the history search finds an early superseded decis
   await expect(decision).toHaveCount(1);
   const top = await hits.evaluateAll((items) => items.slice(0, 3).map((li) => li.textContent ?? ''));
   expect(top.some((text) => text.includes('Cursors are plain item indexes (numbers)'))).toBe(true);
-  await expect(decision.locator('.badge')).toHaveText('decision');
+  // A later decision replaced it: the result says so (issue 17), not a plain "decision".
+  await expect(decision.locator('.badge')).toHaveText('superseded decision');
   await expect(decision.locator('mark').first()).toBeVisible();
   await expect(decision.getByRole('link', { name: 'Open the task' })).toBeVisible();
 
