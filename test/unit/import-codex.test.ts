@@ -216,6 +216,16 @@ describe('Codex bad input', () => {
       JSON.stringify({
         type: 'message',
         role: 'user',
+        content: [
+          {
+            type: 'input_text',
+            text: '<environment_context>\nCurrent working directory: /home/dev/old\n</environment_context>',
+          },
+        ],
+      }),
+      JSON.stringify({
+        type: 'message',
+        role: 'user',
         content: [{ type: 'input_text', text: 'fix the build' }],
       }),
       JSON.stringify({ record_type: 'state' }),
@@ -232,7 +242,10 @@ describe('Codex bad input', () => {
       }),
     ];
     const out = [...lines.flatMap((l, i) => p.push(l, i + 1)), ...p.finish()];
-    expect(p.meta().sessionId).toBe('5973b6c0-94b8-487b-a530-2aeb6098ae0e');
+    expect(p.meta()).toMatchObject({
+      sessionId: '5973b6c0-94b8-487b-a530-2aeb6098ae0e',
+      cwd: '/home/dev/old',
+    });
     expect(of(out, 'instruction').map((i) => i.text)).toEqual(['fix the build']);
     expect(of(out, 'tool_call')[0]?.call).toMatchObject({ tool: 'shell', exitCode: 0, output: 'ok\n' });
     expect(p.stats()).toMatchObject({ unknown: {}, skipped: { 'legacy:state': 1 } });

@@ -65,6 +65,13 @@ export function isInjected(text: string): boolean {
   return open !== null && t.endsWith(`</${open[1]}>`);
 }
 
+/** The working directory an `<environment_context>` names (the early rollouts' only record of it). */
+function contextCwd(text: string): string | null {
+  if (!text.trimStart().startsWith('<environment_context>')) return null;
+  const m = /<cwd>([^<\n]+)<\/cwd>|Current working directory: ([^\n]+)/.exec(text.slice(0, 4000));
+  return (m?.[1] ?? m?.[2] ?? '').trim() || null;
+}
+
 function messageText(p: Fields): string {
   return list(p, 'content')
     .map((c) => {
@@ -116,8 +123,10 @@ export function readResponseItem(s: ParserState, payload: Fields, p: Place): voi
       const role = str(payload, 'role');
       const text = messageText(payload);
       if (role === 'user') {
-        if (isInjected(text)) other(s, 'response_item:user-context', text, p);
-        else instruction(s, text, 'item', p);
+        if (isInjected(text)) {
+          s.meta.cwd ??= contextCwd(text);
+          other(s, 'response_item:user-context', text, p);
+        } else instruction(s, text, 'item', p);
       } else if (role === 'assistant') say(s, text, false, 'item', p);
       else count(s.skipped, `response_item:${role ?? 'message'}`);
       return;
