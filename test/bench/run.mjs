@@ -13,6 +13,7 @@ const sections = {
   lifecycle: () => import('./sections/lifecycle.mjs'),
   history: () => import('./sections/history.mjs'),
   'record-event': () => import('./sections/record-event.mjs'),
+  'tool-calls': () => import('./sections/tool-calls.mjs'),
 };
 
 function onlyArgument(args) {

@@ -15,6 +15,12 @@ import { memoryPaths, type MemoryFilesProvider } from '../memory-files';
 
 const MAX_BATCH = 10_000;
 
+/** Writes a batch puts off to its end (see insertAll). */
+export interface DeferredWrites {
+  readonly docs: HistoryDoc[];
+  readonly touch: Map<SessionId, number>;
+}
+
 type LinkCache = Map<string, Promise<unknown>>;
 
 function memo<T>(cache: LinkCache, key: string, load: () => Promise<T>): Promise<T> {
@@ -163,16 +169,30 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     records: readonly EventRecord[],
     at?: number,
     cache: LinkCache = new Map(),
+    deferred?: DeferredWrites,
   ): Promise<SessionEvent[]> {
     const stored: SessionEvent[] = [];
     for (const record of records)
       stored.push(await events.insert(await resolveLinks(record, cache), at ?? clock.now()));
     if (stored.length === 0) return stored;
+    if (deferred) {
+      // A batch writes its search documents and session times once, at its end (flushDeferred).
+      deferred.docs.push(...stored.map(documentOf));
+      for (const e of stored) deferred.touch.set(e.sessionId, e.createdAt);
+      return stored;
+    }
     await history.insertDocs(stored.map(documentOf));
     for (const sessionId of new Set(stored.map((e) => e.sessionId))) {
       await sessions.touch(sessionId, (stored.at(-1) as SessionEvent).createdAt);
     }
     return stored;
+  }
+
+  /** What insertAll left for the end of a batch: one statement for every document, one touch per session. */
+  async function flushDeferred(deferred: DeferredWrites) {
+    if (deferred.docs.length > 0) await history.insertDocs(deferred.docs.splice(0));
+    for (const [sessionId, at] of deferred.touch) await sessions.touch(sessionId, at);
+    deferred.touch.clear();
   }
 
   const insert = async (record: EventRecord): Promise<SessionEvent> =>
@@ -250,6 +270,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     recordMany,
     insert,
     insertAll,
+    flushDeferred,
     insertParsed,
     publishMany,
     published,

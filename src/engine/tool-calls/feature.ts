@@ -44,6 +44,8 @@ export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) 
       contexts: new Map(),
       tasks: new Map(),
       links: new Map(),
+      stepDocs: [],
+      deferred: { docs: [], touch: new Map() },
       events: [],
       remember: [],
       touched: { steps: new Set(), checkpoints: new Set() },
@@ -67,6 +69,8 @@ export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) 
           throw error;
         }
       }
+      if (batch.stepDocs.length > 0) await deps.history.indexSteps(batch.stepDocs);
+      await deps.log.flushDeferred(batch.deferred);
       for (const [sessionId, context] of batch.contexts)
         await deps.contexts.save(sessionId, toolContextToJson(context), clock.now());
       return out;

@@ -16,6 +16,8 @@ import { recordedPath } from '../../core/tool-calls/paths';
 import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
 import { classifyToolCall } from '../../core/tools';
 import type { EngineContext } from '../context';
+import type { DeferredWrites } from '../events/log';
+import type { HistoryDoc } from '../../storage/sqlite/history-repo';
 import { stepDocument } from '../history/step-index';
 import { bodyKey, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
@@ -27,6 +29,9 @@ export interface BatchState {
   readonly contexts: Map<SessionId, ToolContext>;
   readonly tasks: Map<TaskId, SessionId>;
   readonly links: Map<string, Promise<unknown>>;
+  /** Search documents of the batch's steps and events, written once at its end. */
+  readonly stepDocs: HistoryDoc[];
+  readonly deferred: DeferredWrites;
   readonly events: SessionEvent[];
   /** Bodies to remember once the transaction committed (an id of a rolled-back event may be given out again). */
   readonly remember: [key: string, eventId: number, body: Body][];
@@ -42,7 +47,7 @@ export async function recordOne(
   p: ParsedToolCall,
   loadContext: (sessionId: SessionId) => Promise<ToolContext>,
 ): Promise<RecordedToolCall> {
-  const { journal, history, tasks, checkpoints, log } = deps;
+  const { journal, tasks, checkpoints, log } = deps;
   let owner = batch.tasks.get(p.taskId);
   if (owner === undefined) {
     const taskSession = (await tasks.get(p.taskId)).sessionId;
@@ -81,7 +86,7 @@ export async function recordOne(
     status: step.status,
     createdAt: at,
   };
-  await history.indexSteps([stepDocument(doc, stepSearchText(step.params, step.result))]);
+  batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
   batch.touched.steps.add(p.taskId);
 
   const effects = meaning.failed ? [] : meaning.fileEffects;
@@ -147,7 +152,7 @@ export async function recordOne(
     todo === null
       ? -1
       : records.push(parseEventInput({ ...target, kind: 'note', text: todo.text, todos: todo.todos })) - 1;
-  const stored = await log.insertAll(records, at, batch.links);
+  const stored = await log.insertAll(records, at, batch.links, batch.deferred);
   batch.events.push(...stored);
   planned.changes.forEach((c, i) => {
     const event = stored[fileAt[i] as number] as SessionEvent;

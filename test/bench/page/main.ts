@@ -7,6 +7,7 @@ import { checkpointsBench } from './checkpoints';
 import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 import { recordEventBench } from './record-event';
+import { toolCallsBench } from './tool-calls';
 
 const bench = {
   openBrain,
@@ -15,6 +16,7 @@ const bench = {
   lifecycleLarge: lifecycleLargeBench,
   history: historyBench,
   recordEvent: recordEventBench,
+  toolCalls: toolCallsBench,
 };
 
 declare global {

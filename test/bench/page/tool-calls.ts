@@ -1,0 +1,166 @@
+/**
+ * In-page half of the "tool-calls" section: a real agent's tool calls through the page — `recordToolCalls` in
+ * batches, `recordToolCall` one at a time — against the same calls made one by one the way an integrator had to
+ * before: `recordStep`, then one `recordValidation` / `recordFileChange` / `checkpointFile` call for each thing
+ * the call meant (the classifier run in the page to know what, as that integrator's conversion would).
+ */
+import { openBrain, type Brain, type SessionId, type TaskId } from '../../../src/lib/index';
+import { classifyToolCall } from '../../../src/core/tools';
+import type { ToolCall } from '../../../src/core/tools/types';
+import { bashSession } from '../../fixtures/bash-session';
+import { percentile } from '../lib/history-timing';
+import { progress } from './progress';
+
+export interface ToolCallsBenchOptions {
+  readonly dbName: string;
+  readonly batchCalls: number;
+  readonly batchSize: number;
+  readonly singleCalls: number;
+}
+
+/** Bash calls of SWE-bench-shaped sessions (greps, cats, sed -i, pytest, long outputs) and Claude Code edits. */
+function calls(n: number): ToolCall[] {
+  const out: ToolCall[] = [];
+  for (let seed = 1; out.length < n; seed++) {
+    for (const step of bashSession(seed).steps) {
+      out.push({
+        tool: 'bash',
+        input: { command: step.command },
+        output: step.output,
+        exitCode: step.exitCode,
+      });
+      if (out.length % 5 === 0) {
+        const before = `export const pageSize = ${seed};\nexport function last(n: number) {\n  return n <= 10;\n}\n`;
+        out.push({
+          tool: 'Edit',
+          input: {
+            file_path: `/testbed/src/page${out.length % 40}.ts`,
+            old_string: 'n <= 10',
+            new_string: 'n < 10',
+          },
+          output: 'The file has been updated.',
+          result: { originalFile: before, oldString: 'n <= 10', newString: 'n < 10' },
+        });
+      }
+    }
+  }
+  return out.slice(0, n);
+}
+
+async function task(brain: Brain, title: string): Promise<{ sessionId: SessionId; taskId: TaskId }> {
+  const { id: sessionId } = await brain.startSession({ title });
+  const { id: taskId } = await brain.startTask({ sessionId, title });
+  return { sessionId, taskId };
+}
+
+/** What an integrator recorded for one call before recordToolCall: a step, then an engine call per meaning. */
+async function oneByOneToday(brain: Brain, target: { sessionId: SessionId; taskId: TaskId }, call: ToolCall) {
+  const meaning = classifyToolCall(call);
+  const { id: stepId } = await brain.recordStep({
+    taskId: target.taskId,
+    tool: call.tool,
+    params: call.input as never,
+    result: { output: call.output ?? '', exitCode: call.exitCode ?? null },
+    status: call.exitCode ? 'error' : 'ok',
+  });
+  for (const e of meaning.fileEffects) {
+    const entry =
+      e.before !== undefined && e.after !== undefined
+        ? (
+            await brain.checkpointFile({
+              taskId: target.taskId,
+              stepId,
+              path: e.path,
+              before: e.before,
+              after: e.after,
+            })
+          ).id
+        : undefined;
+    await brain.recordFileChange({
+      sessionId: target.sessionId,
+      taskId: target.taskId,
+      stepId,
+      path: e.path,
+      ...(entry === undefined ? {} : { checkpointEntryId: entry }),
+    });
+  }
+  for (const c of meaning.checks) {
+    if (c.result.status === 'unknown') continue;
+    await brain.recordValidation({
+      sessionId: target.sessionId,
+      taskId: target.taskId,
+      stepId,
+      name: c.id,
+      result: c.result.status,
+    });
+  }
+}
+
+const timed = async (run: () => Promise<unknown>) => {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+};
+
+const stats = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const total = samples.reduce((a, b) => a + b, 0);
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted.at(-1) ?? NaN,
+    perSecond: (samples.length * 1000) / total,
+  };
+};
+
+export async function toolCallsBench(options: ToolCallsBenchOptions) {
+  const brain = await openBrain({ dbName: options.dbName });
+  try {
+    const all = calls(options.batchCalls + 2 * options.singleCalls);
+    // Warm-up: the worker's first statements compile; not measured.
+    const warm = await task(brain, 'warm-up');
+    await brain.recordToolCalls(all.slice(0, 50).map((call) => ({ ...warm, root: '/testbed', call })));
+
+    const batched = await task(brain, 'batched');
+    let batchMs = 0;
+    for (let i = 0; i < options.batchCalls; i += options.batchSize) {
+      const part = all.slice(i, Math.min(i + options.batchSize, options.batchCalls));
+      batchMs += await timed(() =>
+        brain.recordToolCalls(part.map((call) => ({ ...batched, root: '/testbed', call }))),
+      );
+      progress('recordToolCalls', Math.min(i + options.batchSize, options.batchCalls), options.batchCalls);
+    }
+    const steps = (await brain.listSteps(batched.taskId)).length;
+
+    // Single calls and the anchor, alternating in blocks of 25 so load drift hits both alike.
+    const single = await task(brain, 'single');
+    const anchor = await task(brain, 'one by one today');
+    const singleSamples: number[] = [];
+    const anchorSamples: number[] = [];
+    const rest = all.slice(options.batchCalls);
+    for (let i = 0; i < options.singleCalls; i += 25) {
+      for (const call of rest.slice(i, i + 25))
+        singleSamples.push(await timed(() => brain.recordToolCall({ ...single, root: '/testbed', call })));
+      for (const call of rest.slice(options.singleCalls + i, options.singleCalls + i + 25))
+        anchorSamples.push(await timed(() => oneByOneToday(brain, anchor, call)));
+      progress('single calls and the anchor', Math.min(i + 25, options.singleCalls), options.singleCalls);
+    }
+    const resume = await brain.resumePoint(batched.sessionId);
+    return {
+      batch: {
+        calls: options.batchCalls,
+        batchSize: options.batchSize,
+        ms: batchMs,
+        perSecond: (options.batchCalls * 1000) / batchMs,
+        steps,
+      },
+      single: stats(singleSamples),
+      anchor: stats(anchorSamples),
+      checks: resume.checkpoint.validations.length,
+      files: resume.filesChanged.length,
+      integrity: await brain.integrityCheck(),
+    };
+  } finally {
+    await brain.close();
+  }
+}

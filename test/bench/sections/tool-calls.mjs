@@ -1,0 +1,78 @@
+/**
+ * Section "tool-calls": a real agent's tool calls recorded through the page (headless Chromium, worker, wa-sqlite
+ * on OPFS): `recordToolCalls` throughput (target ≥ 5,000 calls/s) and `recordToolCall` p50/p95, against the same
+ * calls made one by one the way an integrator had to before (a step, then an engine call per check, file change
+ * and checkpoint), in the same run.
+ *
+ * BENCH_TOOL_CALLS=<n> (default 5000) calls in the batched session; 300 single calls and 300 anchor calls.
+ */
+import { loadavg } from 'node:os';
+import { withBenchPage } from '../lib/browser.mjs';
+import { table } from '../lib/format.mjs';
+
+const ratio = (x) => `${x.toFixed(2)}×`;
+
+export const title = 'Recording tool calls';
+
+const ms = (x) => (Number.isNaN(x) ? '–' : `${x.toFixed(1)} ms`);
+const rate = (x) => `${Math.round(x).toLocaleString('en')} calls/s`;
+
+export async function run({
+  batchCalls = Number(process.env.BENCH_TOOL_CALLS ?? 5000),
+  singleCalls = 300,
+} = {}) {
+  const loadBefore = loadavg()[0];
+  const r = await withBenchPage((page) =>
+    page.evaluate((options) => globalThis.bench.toolCalls(options), {
+      dbName: `bench-tool-calls-${Date.now()}`,
+      batchCalls,
+      batchSize: 1000,
+      singleCalls,
+    }),
+  );
+  const loadAfter = loadavg()[0];
+  const ok = r.batch.perSecond >= 5000 && r.batch.steps === batchCalls && r.integrity.join() === 'ok';
+  const lines = [
+    `${batchCalls.toLocaleString('en')} calls of SWE-bench-shaped bash sessions (grep, cat, sed -i, pytest with ` +
+      'long outputs, reproduce scripts) with a Claude Code Edit every fifth call (bodies from its result), then ' +
+      `${singleCalls} single calls and ${singleCalls} anchor calls alternating in blocks of 25. Each timed from the page ` +
+      '(Comlink round trip included). Anchor: the same kind of calls recorded the way an integrator had to before ' +
+      '`recordToolCall` — `recordStep`, then `checkpointFile` / `recordFileChange` / `recordValidation` one engine ' +
+      `call each, the classifier run in the page. Load average (1 min, 2 cores): ${loadBefore.toFixed(2)} before, ` +
+      `${loadAfter.toFixed(2)} after.`,
+    '',
+    table(
+      ['', 'throughput', 'p50 per call', 'p95 per call', 'max', 'vs anchor'],
+      [
+        [
+          `**recordToolCalls**, batches of ${r.batch.batchSize}`,
+          rate(r.batch.perSecond),
+          '–',
+          '–',
+          '–',
+          ratio(r.batch.perSecond / r.anchor.perSecond),
+        ],
+        [
+          '**recordToolCall**, one call each',
+          rate(r.single.perSecond),
+          ms(r.single.p50),
+          ms(r.single.p95),
+          ms(r.single.max),
+          ratio(r.single.perSecond / r.anchor.perSecond),
+        ],
+        [
+          'anchor: one by one, as before',
+          rate(r.anchor.perSecond),
+          ms(r.anchor.p50),
+          ms(r.anchor.p95),
+          ms(r.anchor.max),
+          '1.00×',
+        ],
+      ],
+    ),
+    '',
+    `Batched session: ${r.batch.steps.toLocaleString('en')} steps stored, ${r.checks} checks and ${r.files} changed files ` +
+      `in its checkpoint; integrity_check: ${r.integrity.join(', ')}. Target ≥ 5,000 calls/s: ${r.batch.perSecond >= 5000 ? 'met' : 'NOT met'}.`,
+  ];
+  return { lines, ok };
+}
