@@ -242,7 +242,9 @@ test('importing into a brain that moved on says what it replaces, then every vie
   await dialog.getByRole('button', { name: 'Replace this brain' }).click();
   const done = pageA.getByTestId('archive-import-done');
   await expect(done).toContainText(`Imported ${exported.name}: the database (schema version`);
-  await expect(done).toContainText('and 6 .agent files into the project “tiny-paginate”. 1 file of the project');
+  await expect(done).toContainText(
+    'and 6 .agent files into the project “tiny-paginate”. 1 file of the project',
+  );
   const seen = await progress();
   expect(
     seen.some((text) => /^Writing the \.agent files….*\d of 6/.test(text)),
