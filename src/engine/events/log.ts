@@ -104,7 +104,8 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       planStepId = await memo(cache, `p${taskId}`, () => plans.currentStep(taskId));
     }
     if (record.stepId !== null) {
-      const stepTask = await events.stepTask(record.stepId);
+      const stepId = record.stepId;
+      const stepTask = await memo(cache, `st${stepId}`, () => events.stepTask(stepId));
       if (stepTask === null) throw new BrainError('NotFound', `Step ${record.stepId} does not exist.`);
     }
     if (record.refEventId !== null) {

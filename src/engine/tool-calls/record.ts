@@ -88,6 +88,8 @@ export async function recordOne(
   };
   batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
   batch.touched.steps.add(p.taskId);
+  // The step was just inserted in this transaction: its events need not look it up again.
+  batch.links.set(`st${added.id}`, Promise.resolve(p.taskId));
 
   const effects = meaning.failed ? [] : meaning.fileEffects;
   const captured = p.files;
