@@ -58,7 +58,8 @@ describe('the / shortcut', () => {
     target: target as EventTarget,
     ...extra,
   });
-  const element = (tagName: string, more: object = {}) => ({ tagName, ...more });
+  // Element-shaped stand-ins: the checks read only tagName, type and isContentEditable.
+  const element = (tagName: string, more: object = {}) => ({ tagName, ...more }) as unknown as EventTarget;
 
   it('goes to search from the page, a link or a button', () => {
     expect(isSearchShortcut(press('/', element('BODY')))).toBe(true);
