@@ -7,7 +7,8 @@
 import { createFrontMatter, type FrontMatterValue } from '../formats/front-matter';
 import { sessionSummaryFormatVersion, sessionSummarySections } from '../formats/session-summary';
 import { boundedInline } from './bounded-text';
-import type { ActiveCheckpoint, CheckpointDecision, CheckpointValidation, NextAction } from './model';
+import { decisionLines, todoLines } from './render-items';
+import type { ActiveCheckpoint, CheckpointValidation, NextAction } from './model';
 
 export interface RenderOptions {
   /** The task's title, shown under the heading. */
@@ -48,50 +49,7 @@ function nextLine(next: NextAction): string[] {
   return [`${emphasis}**${next.text}**`, ...(next.intention ? ['', `You last said: ${next.intention}`] : [])];
 }
 
-/** Decisions the summary shows in full: the newest this many, plus those naming a file still changed. */
-export const SUMMARY_DECISIONS = 10;
-
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Decisions in force worth their line: the newest ones and those tied to files the session still changed. */
-function shownDecisions(cp: ActiveCheckpoint): { shown: CheckpointDecision[]; folded: number } {
-  const names = cp.files
-    .filter((f) => !f.transient && f.change !== 'deleted')
-    .flatMap((f) => [f.path, baseName(f.path)])
-    .filter((name) => name.length >= 4);
-  const newestIds = new Set(cp.decisions.slice(-SUMMARY_DECISIONS).map((d) => d.eventId));
-  const tied = (d: CheckpointDecision) => {
-    const text = `${d.text} ${d.why ?? ''}`;
-    return names.some((name) => text.includes(name));
-  };
-  const shown = cp.decisions.filter((d) => newestIds.has(d.eventId) || tied(d));
-  return { shown, folded: cp.decisions.length - shown.length };
-}
-
-function decisionLines(cp: ActiveCheckpoint, max: number): string[] {
-  const { shown, folded } = shownDecisions(cp);
-  const lines = shown.map(
-    (d) =>
-      `- ${inline(d.text, max)}${d.why ? ` — why: ${inline(d.why, max)}` : ''} (#${d.eventId}${d.replaces.length > 0 ? `; replaces ${d.replaces.map((r) => `#${r}`).join(', ')}` : ''})`,
-  );
-  if (folded > 0)
-    lines.push(
-      `- … and ${folded} older decision${folded === 1 ? '' : 's'} in force, not about a file still changed ` +
-        `(list them: listEvents(${cp.sessionId}, { kinds: ['decision'] }), or search the history for "decision").`,
-    );
-  return lines;
-}
-
-const todoBox = { done: '[x]', skipped: '[-]', started: '[~]', todo: '[ ]' } as const;
-
-function todoLines(cp: ActiveCheckpoint, max: number): string[] {
-  if (cp.plan || !cp.agentPlan) return [];
-  const next = cp.nextAction.planStepN;
-  const current = cp.nextAction.kind === 'continue_todo' || cp.nextAction.kind === 'start_todo';
-  return cp.agentPlan.items.map(
-    (i) => `- ${todoBox[i.state]} ${i.n}. ${inline(i.text, max)}${current && i.n === next ? ' ← next' : ''}`,
-  );
-}
 
 function sinceText(run: CheckpointValidation): string {
   if (run.changedSince.length === 0) return '';

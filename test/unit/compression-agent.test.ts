@@ -1,0 +1,130 @@
+/**
+ * The active checkpoint on an agent's own words: its todo list as the plan, its stated intention as the next
+ * action, bounded instructions, and checks that stay usable after changes that cannot affect them.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildActiveCheckpoint } from '../../src/core/compression/extract';
+import { renderSessionSummary } from '../../src/core/compression/render';
+import type { SessionEvent } from '../../src/core/events/model';
+import type { AgentTodos } from '../../src/core/events/agent-notes';
+import { log, session, task } from './events-fixtures';
+
+const build = (events: readonly SessionEvent[]) =>
+  buildActiveCheckpoint({ sessionId: session, taskId: task, taskTitle: null, events, plan: null });
+
+/** Marks event #id (1-based) of a log: a `said` note, a todo list, or a file change outside the root. */
+function mark(
+  events: SessionEvent[],
+  id: number,
+  extra: { said?: true; todos?: AgentTodos; outside?: true },
+) {
+  return events.map((e) => (e.id === id ? ({ ...e, ...extra } as SessionEvent) : e));
+}
+
+const statement = `Fix the bug in bulk_create.\n${'The issue description goes on and on. '.repeat(120)}`;
+
+describe('the checkpoint on an agent session', () => {
+  it('takes the stated intention over the whole instruction, bounded', () => {
+    const events = mark(
+      log(
+        ['instruction', statement],
+        ['test', 'pytest tests/bulk_create', 'passed'],
+        ['note', 'Now I will update the docs for bulk_create and run the whole suite.'],
+      ),
+      3,
+      { said: true },
+    );
+    const cp = build(events);
+    expect(cp.nextAction).toMatchObject({ kind: 'stated_intention', eventId: 3 });
+    expect(cp.nextAction.text).toBe(
+      'Go on from where you left off; you last said: Now I will update the docs for bulk_create and run the whole suite.',
+    );
+    // Without the agent's words, the instruction: its first line only, with where the whole text is.
+    const plain = build(log(['instruction', statement]));
+    expect(plain.nextAction.kind).toBe('follow_instruction');
+    expect(plain.nextAction.text).toBe(
+      'Follow the latest instruction: Fix the bug in bulk_create. … (full text: event #1)',
+    );
+    expect(plain.nextAction.text.length).toBeLessThan(400);
+    // A new instruction after the intention wins again.
+    const newer = build([
+      ...events,
+      ...log(['instruction', 'Also add a test.']).map((e) => ({ ...e, id: 4 as never })),
+    ]);
+    expect(newer.nextAction).toMatchObject({ kind: 'follow_instruction', intention: null });
+  });
+
+  it("uses the agent's todo list as the plan, naming the latest failing check", () => {
+    const todos: AgentTodos = {
+      mode: 'replace',
+      items: [
+        { text: 'Reproduce the bug', state: 'done', id: null },
+        { text: 'Fix bulk_create', state: 'started', id: null },
+        { text: 'Run the test suite', state: 'todo', id: null },
+      ],
+    };
+    const events = mark(
+      log(
+        ['instruction', statement],
+        ['note', 'Todo list: 3 items'],
+        ['test', 'pytest tests/bulk_create', 'failed', { text: '1 failed, 12 passed' }],
+      ),
+      2,
+      { todos },
+    );
+    const cp = build(events);
+    expect(cp.agentPlan?.items.map((i) => i.state)).toEqual(['done', 'started', 'todo']);
+    expect(cp.nextAction).toMatchObject({ kind: 'continue_todo', planStepN: 2, eventId: 3 });
+    expect(cp.nextAction.text).toBe(
+      'Continue todo 2 of 3: Fix bulk_create — the last run of pytest tests/bulk_create failed: 1 failed, 12 passed.',
+    );
+    const md = renderSessionSummary(cp);
+    expect(md).toContain("## The agent's todo list — 1 of 3 done");
+    expect(md).toContain('- [~] 2. Fix bulk_create ← next');
+    // An update by id (task tools) moves one item; all done is done.
+    const update = (id: number, state: 'done'): AgentTodos => ({
+      mode: 'update',
+      id: String(id),
+      state,
+      text: null,
+    });
+    const withIds: AgentTodos = {
+      mode: 'replace',
+      items: todos.items.map((i, n) => ({ ...i, id: String(n + 1) })),
+    };
+    let all = mark(log(['note', 'list'], ['note', 'u2'], ['note', 'u3']), 1, { todos: withIds });
+    all = mark(mark(all, 2, { todos: update(2, 'done') }), 3, { todos: update(3, 'done') });
+    expect(build(all).nextAction).toMatchObject({
+      kind: 'done',
+      text: 'All 3 items of the todo list are done.',
+    });
+  });
+
+  it('keeps a passed check usable after .agent/, outside-root and scratch-file changes, and says what else changed', () => {
+    const events = mark(
+      log(
+        ['test', 'pytest tests/bulk_create', 'passed'],
+        ['file', '.agent/MEMORY.md'],
+        ['file', '/tmp/debug.py', { change: 'created' }],
+        ['file', 'reproduce_issue.py', { change: 'created' }],
+        ['file', 'reproduce_issue.py', { change: 'deleted' }],
+      ),
+      3,
+      { outside: true },
+    );
+    const cp = build(events);
+    expect(cp.validations).toMatchObject([
+      { name: 'pytest tests/bulk_create', changedSince: [], stale: false },
+    ]);
+    expect(cp.files.find((f) => f.path === 'reproduce_issue.py')).toMatchObject({ transient: true });
+    expect(cp.files.find((f) => f.path === '/tmp/debug.py')).toMatchObject({ outside: true });
+    const edited = build([
+      ...events,
+      ...log(['file', 'django/db/models/query.py']).map((e) => ({ ...e, id: 6 as never })),
+    ]);
+    expect(edited.validations).toMatchObject([{ changedSince: ['django/db/models/query.py'], stale: true }]);
+    const md = renderSessionSummary(edited);
+    expect(md).toContain('changed since: query.py');
+    expect(md).toContain('- 1 scratch file created and deleted again: `reproduce_issue.py`');
+  });
+});
