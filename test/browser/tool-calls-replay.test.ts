@@ -94,15 +94,15 @@ async function replayWithKills(fixture: AgentSessionFixture, dbName: string, see
       callItems.find((item) => item >= Math.max(planned, index + 2)) ?? (callItems.at(-1) as number);
     await replayItems(api, fixture, ids, 'bare', index, kill);
     const inFlight = fixture.items[kill] as FixtureCall;
-    // Up to 8 calls sent without waiting (an integrator that pipelines), killed while the worker works on them.
+    // Up to 24 calls sent without waiting (an integrator that pipelines), killed while the worker works on them.
     const sent = fixture.items
-      .slice(kill, kill + 8)
+      .slice(kill, kill + 24)
       .filter((item): item is FixtureCall => item.kind === 'call');
     const calls = sent.map((c) =>
       api.recordToolCall(inputOf(fixture, c, ids, 'bare')).catch(() => undefined),
     );
     // The kill instant: the first kill as the call is sent, the second a few ms into it (it may have committed).
-    if (kills.indexOf(planned) === 1) await new Promise((resolve) => setTimeout(resolve, random.int(0, 12)));
+    if (kills.indexOf(planned) === 1) await new Promise((resolve) => setTimeout(resolve, random.int(2, 30)));
     worker.terminate();
     void calls;
     await untilReleased(dbName);
