@@ -174,7 +174,7 @@ describe('bad input gets an answer a model can act on', () => {
     const typo = await callBrainTool(api, 'raise_blocker', { sessionId, txt: 'x' });
     expect(typo.text).toContain('"txt" is not a parameter');
     const wrongType = await callBrainTool(api, 'start_plan_step', { planStepId: '3' });
-    expect(wrongType.text).toContain("planStepId must be integer, not string");
+    expect(wrongType.text).toContain('planStepId must be integer, not string');
     const nested = await callBrainTool(api, 'create_plan', { taskId: 1, goal: 'g', steps: [{ why: 'w' }] });
     expect(nested.text).toContain('steps.0.what is required');
     const badEnum = await callBrainTool(api, 'read_memory', { file: 'NOTES.md' });
