@@ -25,6 +25,10 @@ export const errorCodes = [
   /** The database file is empty or missing where a brain was kept: it was removed outside agent-brain. */
   'BrainMissing',
   'CorruptArchive',
+  /** A file no transcript format claims (the message names the known formats). */
+  'UnknownFormat',
+  /** The caller cancelled a long call (an import): nothing of it was kept. */
+  'Cancelled',
   'Busy',
   'Internal',
 ] as const;

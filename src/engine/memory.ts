@@ -12,6 +12,7 @@ import { createSkillsFeature } from './skills/feature';
 import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
 import type { CheckpointStore } from './checkpoints/feature';
 import { createToolCallDeps, createToolCallsFeature } from './tool-calls/feature';
+import { createImportersFeature } from './importers/feature';
 
 export function createMemoryFeatures(
   ctx: EngineContext,
@@ -29,5 +30,6 @@ export function createMemoryFeatures(
     createSkillsFeature(log, files),
     // The tool-call recorder writes events through the same log and checkpoints through the shared store.
     ...(checkpoints ? [createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints))] : []),
+    ...(checkpoints ? [createImportersFeature(ctx, log, checkpoints)] : []),
   ];
 }

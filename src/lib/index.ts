@@ -184,6 +184,10 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     cleanup: (...[options, onProgress]: Parameters<BrainApi['cleanup']>) =>
       call('cleanup')(options, onProgress && Comlink.proxy(onProgress)),
     cleanupLog: call('cleanupLog'),
+    // Files cross as Blobs/Files (the worker reads them in chunks) or bytes; the progress listener by reference.
+    importTranscript: (...[input, onProgress]: Parameters<BrainApi['importTranscript']>) =>
+      call('importTranscript')(input, onProgress && Comlink.proxy(onProgress)),
+    listImportedSessions: call('listImportedSessions'),
     audit: call('audit'),
     maintain: call('maintain'),
     compact: call('compact'),

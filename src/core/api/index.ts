@@ -45,6 +45,8 @@ export * from './size-history';
 import type { ProgressApi, SizeHistoryApi } from './size-history';
 export * from './tool-calls';
 import type { ToolCallsApi } from './tool-calls';
+export * from './importers';
+import type { ImportersApi } from './importers';
 
 export type ChangeTopic =
   | 'sessions'
@@ -168,4 +170,5 @@ export type BrainApi = CoreApi &
   ArchiveApi &
   SizeHistoryApi &
   ProgressApi &
-  ToolCallsApi;
+  ToolCallsApi &
+  ImportersApi;

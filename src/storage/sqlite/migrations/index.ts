@@ -7,6 +7,7 @@ import sizeHistory from './006-size-history';
 import compressionState from './007-compression-state';
 import stepSearch from './008-step-search';
 import toolContext from './009-tool-context';
+import imports from './010-imports';
 
 export interface Migration {
   readonly id: number;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: 7, name: 'compression-state', sql: compressionState },
   { id: 8, name: 'step-search', sql: stepSearch },
   { id: 9, name: 'tool-context', sql: toolContext },
+  { id: 10, name: 'imports', sql: imports },
 ];

@@ -1,0 +1,54 @@
+/**
+ * Reading a transcript's bytes without holding them whole: a Uint8Array is viewed in chunks, a Blob/File read
+ * slice by slice (each slice's ArrayBuffer dropped once decoded). UTF-8 is decoded with replacement (bytes that
+ * are not UTF-8 become U+FFFD, never an error), carrying a character split across two chunks over.
+ */
+import { BrainError } from '../../core/errors';
+
+export type Bytes = Uint8Array | Blob;
+
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+
+export const sizeOf = (data: Bytes): number => (data instanceof Uint8Array ? data.byteLength : data.size);
+
+export function isBytes(value: unknown): value is Bytes {
+  return (
+    value instanceof Uint8Array ||
+    (typeof Blob !== 'undefined' && value instanceof Blob) ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Blob).size === 'number' &&
+      typeof (value as Blob).slice === 'function')
+  );
+}
+
+async function slice(data: Bytes, start: number, end: number): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data.subarray(start, end);
+  return new Uint8Array(await data.slice(start, end).arrayBuffer());
+}
+
+/** The chunks of `data` in order. */
+export async function* chunksOf(data: Bytes, chunkBytes = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  const size = sizeOf(data);
+  for (let at = 0; at < size; at += chunkBytes) yield await slice(data, at, Math.min(size, at + chunkBytes));
+}
+
+/** The first `bytes` bytes as text (for a sniff: the last character may be cut, the last line incomplete). */
+export async function headText(data: Bytes, bytes = 64 * 1024): Promise<string> {
+  return new TextDecoder('utf-8').decode(await slice(data, 0, Math.min(bytes, sizeOf(data))));
+}
+
+/** The whole file as text, refused past `maxBytes` (document formats are parsed whole). */
+export async function wholeText(data: Bytes, name: string, maxBytes: number): Promise<string> {
+  const size = sizeOf(data);
+  if (size > maxBytes)
+    throw new BrainError(
+      'TooLarge',
+      `${name} is ${size} bytes; a transcript read whole (one JSON document) may have at most ${maxBytes}.`,
+      { name, size, limit: maxBytes },
+    );
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  for await (const chunk of chunksOf(data)) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}

@@ -1,0 +1,125 @@
+/**
+ * importTranscript / listImportedSessions: other agents' transcripts imported as sessions. The files are sorted
+ * (sources.ts), each unit read into its session (unit.ts), all in ONE transaction: a cancel or a failure leaves
+ * nothing, and no reader ever sees half a session. Change notices go out after the commit; imported events are
+ * not appended to an open project's `.agent/SESSION.jsonl` (they are another agent's history, not this one's).
+ */
+import type {
+  ImportedSession,
+  ImportersApi,
+  ImportProgressListener,
+  ImportTranscriptResult,
+} from '../../core/api/importers';
+import type { SessionEvent } from '../../core/events/model';
+import type { SessionId } from '../../core/ids';
+import { BrainError } from '../../core/errors';
+import { createImportsRepo } from '../../storage/sqlite/imports-repo';
+import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import type { CheckpointStore } from '../checkpoints/feature';
+import type { EngineContext } from '../context';
+import type { EventLog } from '../events/log';
+import { createToolCallDeps } from '../tool-calls/feature';
+import { createToolCallReplay } from '../tool-calls/replay';
+import { createImportReporter } from './progress';
+import { parseFiles, sortSources } from './sources';
+import { createBackupLookup } from './tool-call-input';
+import { importUnit, type UnitResult } from './unit';
+import { mergeSessions } from './merge';
+
+const clockNow = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
+
+export function createImportersFeature(
+  ctx: EngineContext,
+  log: EventLog,
+  store: CheckpointStore,
+  now: () => number = clockNow,
+) {
+  const imports = createImportsRepo(ctx.db);
+  const sessions = createSessionsRepo(ctx.db);
+  const tasks = createTasksRepo(ctx.db);
+  const journal = createJournalRepo(ctx.db);
+
+  async function importTranscript(
+    input: unknown,
+    onProgress?: ImportProgressListener,
+  ): Promise<ImportTranscriptResult> {
+    if (onProgress !== undefined && typeof onProgress !== 'function')
+      throw new BrainError('InvalidArgument', 'onProgress must be a function.');
+    const sorted = await sortSources(parseFiles(input));
+    const reporter = createImportReporter(onProgress, sorted.bytesTotal, now);
+    // A recorder of its own: the bodies it remembers belong to this transaction and go with it.
+    const replay = createToolCallReplay(ctx, createToolCallDeps(ctx, log, store));
+    const deps = {
+      ctx,
+      log,
+      replay,
+      imports,
+      sessions,
+      tasks,
+      journal,
+      backups: createBackupLookup(sorted.backups),
+    };
+    const results: UnitResult[] = await ctx.db.transaction(async () => {
+      const out: UnitResult[] = [];
+      for (const unit of sorted.units) {
+        await reporter.startUnit('file' in unit ? unit.file.name : unit.folder);
+        const result = await importUnit(deps, unit, reporter);
+        if (result.kind === 'imported') reporter.endUnit(result.session.added, result.session.created);
+        out.push(result);
+      }
+      await replay.finish();
+      return out;
+    });
+    const imported = mergeSessions(results.flatMap((r) => (r.kind === 'imported' ? [r.session] : [])));
+    const refused = [
+      ...sorted.ignored.map((file) => ({ file, reason: 'not a transcript of a known format' })),
+      ...results.flatMap((r) => (r.kind === 'refused' ? [{ file: r.file, reason: r.reason }] : [])),
+    ];
+    if (imported.length === 0) {
+      const first = refused[0] as { file: string; reason: string };
+      throw new BrainError('MalformedLine', `${first.file} was not imported: ${first.reason}.`, { refused });
+    }
+    await publish(imported, replay.touched);
+    await reporter.force('done');
+    return { sessions: imported, refused };
+  }
+
+  /** After the commit: the change notices, and the compression an imported session's size calls for. */
+  async function publish(
+    imported: readonly ImportedSession[],
+    touched: { steps: Set<number>; checkpoints: Set<number> },
+  ) {
+    for (const s of imported) {
+      ctx.emit({ topic: 'sessions', sessionId: s.sessionId });
+      ctx.emit({ topic: 'tasks', sessionId: s.sessionId });
+      ctx.emit({ topic: 'events', sessionId: s.sessionId });
+      ctx.emit({ topic: 'summaries', sessionId: s.sessionId });
+    }
+    for (const taskId of touched.steps) ctx.emit({ topic: 'steps', taskId: taskId as never });
+    for (const taskId of touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId: taskId as never });
+    for (const s of imported) {
+      // The compression hook reads only the session of the event it is given.
+      await log.hooks
+        .afterPublish?.({ sessionId: s.sessionId as SessionId } as SessionEvent)
+        .catch(() => false);
+    }
+  }
+
+  return {
+    importTranscript: (input, onProgress) => importTranscript(input, onProgress),
+    async listImportedSessions() {
+      return (await imports.list()).map((row) => ({
+        sessionId: row.sessionId,
+        taskId: row.taskId,
+        agent: row.agent as ImportedSession['agent'],
+        sourceSessionId: row.sourceSession,
+        format: row.format,
+        fileName: row.fileName,
+        items: row.items,
+        importedAt: row.importedAt,
+      }));
+    },
+  } satisfies ImportersApi;
+}

@@ -1,0 +1,286 @@
+/**
+ * One agent session's items written into the brain, inside the import's transaction: the session (found again
+ * by agent + the agent's session id, else created, titled with the agent's name), its main task, a child task per
+ * thread, instructions, tool calls through the recorder (assistant text before a call is its `thought`),
+ * compactions as the agent's own summary, and every other item as a searchable note. Items imported before (by
+ * source id) are skipped. Writes are flushed in batches so memory stays bounded over a long transcript.
+ */
+import type { ImportedCounts } from '../../core/api/importers';
+import { isBrainError } from '../../core/errors';
+import type {
+  AgentKind,
+  TranscriptItem,
+  TranscriptMeta,
+  TranscriptProblem,
+} from '../../core/importers/types';
+import { parseEventInput, type EventRecord } from '../../core/events/model';
+import type { SessionId, TaskId } from '../../core/ids';
+import type { EventLog, DeferredWrites } from '../events/log';
+import type { ToolCallReplay } from '../tool-calls/replay';
+import type { ImportsRepo } from '../../storage/sqlite/imports-repo';
+import type { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import type { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
+import type { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import type { EngineContext } from '../context';
+import { bounded, itemKey, sessionTitle } from './naming';
+import { createThoughts } from './thoughts';
+import { toolCallInput, type BackupLookup } from './tool-call-input';
+
+export interface WriterDeps {
+  readonly ctx: EngineContext;
+  readonly log: EventLog;
+  readonly replay: ToolCallReplay;
+  readonly imports: ImportsRepo;
+  readonly sessions: ReturnType<typeof createSessionsRepo>;
+  readonly tasks: ReturnType<typeof createTasksRepo>;
+  readonly journal: ReturnType<typeof createJournalRepo>;
+  readonly backups: BackupLookup;
+}
+
+export interface SessionTarget {
+  readonly sessionId: SessionId;
+  readonly taskId: TaskId;
+  readonly created: boolean;
+  readonly sourceSession: string;
+}
+
+const FLUSH_EVERY = 500;
+const MAX_TEXT = 100_000;
+
+export type Counts = { -readonly [K in keyof ImportedCounts]: number };
+
+export const noCounts = (): Counts => ({
+  instructions: 0,
+  toolCalls: 0,
+  fileChanges: 0,
+  checks: 0,
+  compactions: 0,
+  threads: 0,
+  others: 0,
+  assistantTexts: 0,
+  backups: 0,
+});
+
+/** Finds the session an agent session became, or creates it with its main task. */
+export async function openTarget(
+  deps: WriterDeps,
+  agent: AgentKind,
+  meta: TranscriptMeta,
+  fallbackId: string,
+  at: number,
+): Promise<SessionTarget> {
+  const sourceSession = meta.sessionId ?? fallbackId;
+  const found = await deps.imports.find(agent, sourceSession);
+  if (found) return { sessionId: found.sessionId, taskId: found.taskId, created: false, sourceSession };
+  const title = meta.title ?? sourceSession;
+  const sessionId = await deps.sessions.create(sessionTitle(agent, title), at);
+  const taskId = await deps.tasks.insert({
+    sessionId,
+    title: bounded(title, 500),
+    parentTaskId: null,
+    references: [],
+    now: at,
+  });
+  await deps.sessions.setCurrentTask(sessionId, taskId, at);
+  return { sessionId, taskId, created: true, sourceSession };
+}
+
+export function createSessionWriter(deps: WriterDeps, target: SessionTarget, meta: () => TranscriptMeta) {
+  const { ctx, log, replay, imports } = deps;
+  const counts = noCounts();
+  const threads = new Map<string, TaskId>();
+  const thoughts = createThoughts(MAX_TEXT);
+  const links = new Map<string, Promise<unknown>>();
+  const deferred: DeferredWrites = { docs: [], touch: new Map() };
+  let keys: string[] = [];
+  let pending = 0;
+  let alreadyImported = 0;
+  let firstInstruction: string | null = null;
+  let summaries = false;
+  const problems: TranscriptProblem[] = [];
+
+  const timeOf = (item: TranscriptItem) => item.at ?? meta().startedAt ?? ctx.clock.now();
+
+  async function taskOf(thread: string | null, title = thread ?? '', at = ctx.clock.now()): Promise<TaskId> {
+    if (thread === null) return target.taskId;
+    const known = threads.get(thread) ?? (await imports.taskOf(target.sessionId, `thread:${thread}`));
+    if (known !== null && known !== undefined) {
+      threads.set(thread, known);
+      return known;
+    }
+    const taskId = await deps.tasks.insert({
+      sessionId: target.sessionId,
+      title: bounded(title || `Thread ${thread}`, 500),
+      parentTaskId: target.taskId,
+      references: [],
+      now: at,
+    });
+    await imports.addWithTask(target.sessionId, `thread:${thread}`, taskId);
+    threads.set(thread, taskId);
+    counts.threads++;
+    return taskId;
+  }
+
+  async function events(records: EventRecord[], at: number) {
+    await log.insertAll(records, at, links, deferred);
+  }
+
+  const note = (taskId: TaskId, text: string, said = false) =>
+    parseEventInput({
+      sessionId: target.sessionId,
+      taskId,
+      kind: 'note',
+      text: bounded(text, MAX_TEXT),
+      ...(said ? { said: true } : {}),
+    });
+
+  /** Assistant text no call followed (an answer, a last word): kept as the agent's own note. */
+  async function flushThought(thread: string | null, at: number) {
+    const text = thoughts.take(thread);
+    if (text !== null) await events([note(await taskOf(thread), text, true)], at);
+  }
+
+  async function write(item: TranscriptItem): Promise<void> {
+    const at = timeOf(item);
+    switch (item.kind) {
+      case 'assistant':
+        thoughts.add(item.thread, item.text, item.reasoning);
+        counts.assistantTexts++;
+        return;
+      case 'instruction': {
+        await flushThought(item.thread, at);
+        firstInstruction ??= item.text;
+        const taskId = await taskOf(item.thread);
+        const text = bounded(item.text, MAX_TEXT);
+        if (text.trim() === '') return;
+        await events(
+          [parseEventInput({ sessionId: target.sessionId, taskId, kind: 'instruction', text })],
+          at,
+        );
+        counts.instructions++;
+        return;
+      }
+      case 'tool_call': {
+        const taskId = await taskOf(item.thread);
+        const thought = thoughts.take(item.thread);
+        const input = await toolCallInput(item, {
+          sessionId: target.sessionId,
+          taskId,
+          thought,
+          at,
+          meta: meta(),
+          sourceSession: target.sourceSession,
+          backups: deps.backups,
+          counts,
+        });
+        let recorded;
+        try {
+          // A savepoint: a call the recorder refuses (too large, not valid) leaves nothing, and the rest goes on.
+          recorded = await ctx.db.transaction(() => replay.record(input));
+        } catch (error) {
+          if (!isBrainError(error) || error.code === 'Internal' || error.code === 'Cancelled') throw error;
+          problems.push({
+            line: item.line,
+            message: `Tool call ${item.call.tool} not recorded: ${error.message}`,
+          });
+          return;
+        }
+        counts.toolCalls++;
+        counts.fileChanges += recorded.files.length;
+        counts.checks += recorded.checks.length;
+        pending++;
+        return;
+      }
+      case 'compaction': {
+        const taskId = await taskOf(item.thread);
+        const how = [item.trigger, item.before === null ? null : `${item.before} before`]
+          .filter(Boolean)
+          .join(', ');
+        if (item.summary !== null && item.summary.trim() !== '') {
+          await deps.journal.addSummary({
+            sessionId: target.sessionId,
+            taskId,
+            kind: 'agent-compaction',
+            content: bounded(item.summary, ctx.limits.maxMessageChars),
+            createdAt: at,
+          });
+          summaries = true;
+        }
+        await events(
+          [
+            note(
+              taskId,
+              `The agent's context was compacted${how ? ` (${how})` : ''}.${item.summary ? ` Its own summary: ${item.summary}` : ''}`,
+            ),
+          ],
+          at,
+        );
+        counts.compactions++;
+        return;
+      }
+      case 'thread':
+        await taskOf(item.id, item.title, at);
+        return;
+      case 'file_backup':
+        deps.backups.note(target.sourceSession, item);
+        return;
+      case 'rewind':
+        await events(
+          [
+            note(
+              await taskOf(item.thread),
+              `The conversation was rewound to ${item.toSourceId}${item.inclusive ? ' (inclusive)' : ''}: what followed was abandoned.`,
+            ),
+          ],
+          at,
+        );
+        counts.others++;
+        return;
+      case 'other':
+        await events([note(await taskOf(item.thread), `[${item.recordType}] ${item.text}`)], at);
+        counts.others++;
+        return;
+      default: {
+        const never: never = item;
+        throw new Error(`Unknown item ${(never as { kind: string }).kind}`);
+      }
+    }
+  }
+
+  async function flush() {
+    await replay.flush();
+    await log.flushDeferred(deferred);
+    if (keys.length > 0) await imports.add(target.sessionId, keys);
+    keys = [];
+    pending = 0;
+  }
+
+  return {
+    counts,
+    problems,
+    get alreadyImported() {
+      return alreadyImported;
+    },
+    get firstInstruction() {
+      return firstInstruction;
+    },
+    get summaries() {
+      return summaries;
+    },
+    async add(item: TranscriptItem, index: number): Promise<void> {
+      const key = itemKey(item, index);
+      if (!target.created && (await imports.has(target.sessionId, key))) {
+        alreadyImported++;
+        return;
+      }
+      await write(item);
+      keys.push(key);
+      if (keys.length >= FLUSH_EVERY * 4 || pending >= FLUSH_EVERY) await flush();
+    },
+    async finish(): Promise<void> {
+      for (const thread of thoughts.threads())
+        await flushThought(thread, meta().startedAt ?? ctx.clock.now());
+      await flush();
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * One import unit (a JSONL transcript streamed line by line, a JSON document, a task folder) read into the
+ * session it belongs to: the session found or created at its first item, every item written, the session
+ * retitled once the transcript named itself, and the import's row saved (all inside the caller's transaction).
+ */
+import type { ImportedSession } from '../../core/api/importers';
+import { BrainError } from '../../core/errors';
+import type {
+  TranscriptItem,
+  TranscriptMeta,
+  TranscriptProblem,
+  TranscriptStats,
+} from '../../core/importers/types';
+import { wholeText, sizeOf } from './bytes';
+import { readLines } from './lines';
+import { bounded, sessionTitle, titleFromPrompt } from './naming';
+import type { ImportUnit } from './sources';
+import { createSessionWriter, openTarget, type WriterDeps } from './session-writer';
+
+/** A document format is parsed whole: this bounds the text held (a file, or a folder's files together). */
+export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
+export interface UnitProgress {
+  /** Bytes of this unit read so far. */
+  bytes(done: number): Promise<void>;
+  /** Between items: reports (throttled) and throws `Cancelled` when the caller asked to stop. */
+  tick(counts: { readonly instructions: number; readonly toolCalls: number }): Promise<void>;
+}
+
+export type UnitResult =
+  | { readonly kind: 'imported'; readonly session: ImportedSession; readonly maxLine: number }
+  | { readonly kind: 'refused'; readonly file: string; readonly reason: string };
+
+const nameOf = (unit: ImportUnit) => ('file' in unit ? unit.file.name : unit.folder || '(folder)');
+
+export async function importUnit(
+  deps: WriterDeps,
+  unit: ImportUnit,
+  progress: UnitProgress,
+): Promise<UnitResult> {
+  const name = nameOf(unit);
+  let meta: () => TranscriptMeta = () => {
+    throw new BrainError('Internal', 'No parser yet.');
+  };
+  let writer: ReturnType<typeof createSessionWriter> | null = null;
+  let target: Awaited<ReturnType<typeof openTarget>> | null = null;
+  let index = 0;
+  let maxLine = 0;
+  const feed = async (items: readonly TranscriptItem[]) => {
+    for (const item of items) {
+      if (!writer) {
+        target = await openTarget(
+          deps,
+          meta().agent,
+          meta(),
+          name,
+          item.at ?? meta().startedAt ?? deps.ctx.clock.now(),
+        );
+        writer = createSessionWriter(deps, target, meta);
+      }
+      await writer.add(item, index++);
+      if (item.line > maxLine) maxLine = item.line;
+      await progress.tick(writer.counts);
+    }
+  };
+
+  let stats: TranscriptStats;
+  let problems: readonly TranscriptProblem[];
+  if ('file' in unit && unit.format.shape === 'lines') {
+    const parser = unit.format.createParser();
+    meta = () => parser.meta();
+    const { torn } = await readLines(unit.file.data, {
+      line: (text, lineNo) => feed(parser.push(text, lineNo)),
+      read: (done) => progress.bytes(done),
+    });
+    await feed(parser.finish({ torn }));
+    stats = parser.stats();
+    problems = parser.problems();
+  } else {
+    const parsed =
+      'file' in unit
+        ? unit.format.shape === 'document'
+          ? unit.format.parse(await wholeText(unit.file.data, name, MAX_DOCUMENT_BYTES), unit.file.name)
+          : null
+        : unit.format.parse(
+            await folderTexts(unit.folder, unit.files),
+            unit.folder.slice(unit.folder.lastIndexOf('/') + 1),
+          );
+    if (parsed === null) throw new BrainError('Internal', `${name}: a folder format given one file.`);
+    meta = () => parsed.meta;
+    await progress.bytes(
+      'file' in unit ? sizeOf(unit.file.data) : unit.files.reduce((n, f) => n + sizeOf(f.data), 0),
+    );
+    await feed(parsed.items);
+    stats = parsed.stats;
+    problems = parsed.problems;
+  }
+
+  if (!writer || !target) {
+    const first = problems[0];
+    const reason = first
+      ? `no record could be read: line ${first.line}${first.file ? ` of ${first.file}` : ''}: ${first.message}`
+      : 'it holds no record of a session';
+    return { kind: 'refused', file: name, reason };
+  }
+  const w = writer as ReturnType<typeof createSessionWriter>;
+  const t = target as Awaited<ReturnType<typeof openTarget>>;
+  await w.finish();
+  const m = meta();
+  const title = m.title ?? (w.firstInstruction ? titleFromPrompt(w.firstInstruction) : t.sourceSession);
+  if (t.created)
+    await deps.imports.retitle(t.sessionId, sessionTitle(m.agent, title), t.taskId, bounded(title, 500));
+  const previous = await deps.imports.find(m.agent, t.sourceSession);
+  const added = Object.values(w.counts).reduce((a, b) => a + b, 0);
+  await deps.imports.save({
+    sessionId: t.sessionId,
+    agent: m.agent,
+    sourceSession: t.sourceSession,
+    taskId: t.taskId,
+    format: unit.format.id,
+    fileName: name,
+    fileBytes: 'file' in unit ? sizeOf(unit.file.data) : unit.files.reduce((n, f) => n + sizeOf(f.data), 0),
+    lastLine: maxLine,
+    items: (previous?.items ?? 0) + added,
+    importedAt: deps.ctx.clock.now(),
+  });
+  return {
+    kind: 'imported',
+    maxLine,
+    session: {
+      sessionId: t.sessionId,
+      taskId: t.taskId,
+      agent: m.agent,
+      sourceSessionId: t.sourceSession,
+      title: (await deps.sessions.get(t.sessionId)).title,
+      files: [name],
+      format: unit.format.id,
+      created: t.created,
+      added: { ...w.counts },
+      alreadyImported: w.alreadyImported,
+      stats,
+      problems: [...problems, ...w.problems],
+    },
+  };
+}
+
+async function folderTexts(
+  folder: string,
+  files: readonly { name: string; data: Parameters<typeof sizeOf>[0] }[],
+) {
+  const total = files.reduce((n, f) => n + sizeOf(f.data), 0);
+  if (total > MAX_DOCUMENT_BYTES)
+    throw new BrainError(
+      'TooLarge',
+      `The folder ${folder} holds ${total} bytes; a task folder may hold at most ${MAX_DOCUMENT_BYTES}.`,
+    );
+  const out: { name: string; text: string }[] = [];
+  for (const f of files) {
+    const name = folder && f.name.startsWith(`${folder}/`) ? f.name.slice(folder.length + 1) : f.name;
+    out.push({ name, text: await wholeText(f.data, f.name, MAX_DOCUMENT_BYTES) });
+  }
+  return out;
+}
