@@ -57,9 +57,12 @@ function touched(call: Pick<ToolCall, 'tool' | 'input'>): { paths: string[]; lis
   let list = meaning.scripts.length > 0;
   for (const e of meaning.fileEffects) {
     if (e.kind === 'bulk' || e.kind === 'modify' || e.kind === 'restore') list = true;
+    // A recursive delete may remove a directory: the listing says which files went.
+    if (e.kind === 'delete' && e.recursive) list = true;
     if (e.kind === 'bulk' || e.kind === 'mkdir') continue;
     paths.add(e.path);
     if (e.kind === 'move' || e.kind === 'copy') paths.add(e.from);
+    if (e.kind === 'edit' && e.from) paths.add(e.from);
   }
   // A shell command the classifier reads as nothing in particular may still write files (an inline script).
   if (meaning.family === 'shell' && meaning.kind === 'other') list = true;

@@ -59,23 +59,11 @@ async function untilReleased(dbName: string): Promise<void> {
     .toBe(false);
 }
 
-/** Same exceptions as the Node twin (see knownGaps there): engine gaps these fixtures found, asserted exactly. */
-const knownExtra: Record<string, string[]> = {
-  'swe-agent': [],
-  'claude-code': ['scratch/try-units.mjs', 'scratch'],
-  codex: ['src/pad.ts'],
-};
-const knownExtraRecorder: Record<string, string[]> = {
-  'swe-agent': [],
-  'claude-code': ['scratch/try-units.mjs'],
-  codex: ['src/pad.ts'],
-};
-const knownWithoutBodies: Record<string, string[]> = {
-  'swe-agent': [],
-  'claude-code': ['call 39 Bash scratch/try-units.mjs: not recorded'],
-  codex: ['call 37 apply_patch src/pad.ts: not recorded'],
-};
-const knownStale: Record<string, string> = { 'claude-code': 'changedSince [scratch/try-units.mjs, scratch]' };
+/** Same as the Node twin (see knownGaps there): the gaps these fixtures found are fixed, none is left. */
+const knownExtra: Record<string, string[]> = { 'swe-agent': [], 'claude-code': [], codex: [] };
+const knownExtraRecorder: Record<string, string[]> = { 'swe-agent': [], 'claude-code': [], codex: [] };
+const knownWithoutBodies: Record<string, string[]> = { 'swe-agent': [], 'claude-code': [], codex: [] };
+const knownStale: Record<string, string> = {};
 
 async function replayWithKills(fixture: AgentSessionFixture, dbName: string, seed: number) {
   const random = createRandom(seed);

@@ -3,6 +3,7 @@
  * its own (piped into `tail`, followed by `||` or `;`), pipefail, timeouts and the runners' error codes.
  */
 import { describe, expect, it } from 'vitest';
+import { classifyToolCall } from '../../src/core/tools';
 import { resultOf, sample, type ResultCase } from '../fixtures/tool-calls/results';
 
 const exitCases: readonly ResultCase[] = [
@@ -107,5 +108,19 @@ describe('exit codes', () => {
   it('reads Claude Code’s "Exit code N" error text as the exit code', () => {
     const c = exitCases.find((x) => x.name.startsWith('Claude')) as ResultCase;
     expect(resultOf(c, { error: 'Exit code 1\n1 failed in 0.1s' })).toMatchObject(c.expected);
+  });
+  it('reads a Claude Code Bash result without an error as exit 0 (it stores no exit code on success)', () => {
+    const call = {
+      tool: 'Bash',
+      input: { command: 'npx tsc --noEmit' },
+      output: '',
+      result: { stdout: '', stderr: '', interrupted: false, isImage: false },
+    };
+    expect(classifyToolCall(call).checks[0]?.result).toMatchObject({ status: 'passed', exitCode: 0 });
+    // Without Claude Code's result shape, silence says nothing.
+    expect(classifyToolCall({ ...call, result: undefined }).checks[0]?.result.status).toBe('unknown');
+    expect(classifyToolCall({ ...call, error: 'Exit code 2\nerror TS2322' }).checks[0]?.result.status).toBe(
+      'failed',
+    );
   });
 });

@@ -30,6 +30,15 @@ export interface CapturedFile {
 /** What the session knows of a path before this call: its last recorded body, or undefined. */
 export type KnownBody = (path: string) => Body | undefined;
 
+/** What the session knows before this call. */
+export interface SessionFiles {
+  readonly body: KnownBody;
+  /** Whether the session recorded the path before. */
+  readonly seen: (path: string) => boolean;
+  /** Files the session knows exist under a directory (loaded for `dirsToKnow`). */
+  readonly under: (dir: string) => readonly string[];
+}
+
 interface Draft {
   path: string;
   outside: boolean;
@@ -55,10 +64,15 @@ export function pathsToKnow(effects: readonly FileEffect[], root: string | null)
   for (const e of effects) {
     if (e.kind === 'bulk' || e.kind === 'mkdir') continue;
     paths.add(recordedPath(e.path, root).path);
-    if ((e.kind === 'move' || e.kind === 'copy') && e.from) paths.add(recordedPath(e.from, root).path);
+    const from = e.kind === 'move' || e.kind === 'copy' || e.kind === 'edit' ? e.from : undefined;
+    if (from) paths.add(recordedPath(from, root).path);
   }
   return [...paths];
 }
+
+/** Directories a recursive delete removes: the files the session knows under them are deleted too. */
+export const dirsToKnow = (effects: readonly FileEffect[], root: string | null) =>
+  effects.flatMap((e) => (e.kind === 'delete' && e.recursive ? [recordedPath(e.path, root).path] : []));
 
 function kindOf(d: Draft): FileChangeKind {
   if (d.after === null) return 'deleted';
@@ -75,10 +89,11 @@ function kindOf(d: Draft): FileChangeKind {
 export function planFileChanges(
   effects: readonly FileEffect[],
   captured: readonly CapturedFile[],
-  known: KnownBody,
-  seenBefore: (path: string) => boolean,
+  session: SessionFiles,
   root: string | null,
 ): { changes: PlannedFileChange[]; notes: string[] } {
+  const known = session.body;
+  const seenBefore = session.seen;
   const notes: string[] = [];
   const drafts = new Map<string, Draft>();
   const current = (path: string): Body | undefined => {
@@ -112,6 +127,36 @@ export function planFileChanges(
       const dest = draft(path, outside);
       dest.via.push(e.via);
       dest.after = body;
+      dest.said = e.change ?? (dest.seen ? 'modified' : 'created');
+      continue;
+    }
+    if (e.kind === 'delete' && e.recursive) {
+      const children = session.under(path).filter((child) => current(child) !== null);
+      if (children.length > 0) {
+        // A directory: its files are what was deleted, not a file of its name.
+        for (const child of children) {
+          const c = draft(child, outside);
+          c.via.push(e.via);
+          c.after = null;
+          c.said = 'deleted';
+        }
+        continue;
+      }
+    }
+    if (e.kind === 'edit' && e.from) {
+      // Edited and moved (apply_patch `*** Move to:`): the old path is deleted, the new one has the edited body.
+      const from = recordedPath(e.from, root);
+      const start = current(from.path);
+      const src = draft(from.path, from.outside);
+      src.via.push(e.via);
+      src.after = null;
+      src.said = 'deleted';
+      const dest = draft(path, outside);
+      dest.via.push(e.via);
+      const replay =
+        start === undefined || start === null || typeof start !== 'string' ? null : applyEdit(start, e);
+      dest.after = replay?.ok ? replay.after : undefined;
+      if (!replay?.ok) notes.push(`${path}: the body moved from ${from.path} could not be told.`);
       dest.said = e.change ?? (dest.seen ? 'modified' : 'created');
       continue;
     }

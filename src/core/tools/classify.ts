@@ -66,7 +66,19 @@ function meaning(family: ToolCallMeaning['family'], parts: Parts): ToolCallMeani
   };
 }
 
-function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCallMeaning {
+/**
+ * Claude Code stores no exit code: a Bash failure is `is_error` (an error text starting `Exit code N`), so a Bash
+ * result of its shape (`toolUseResult` with `interrupted: false`) without an error is exit 0.
+ */
+function withClaudeCodeExit(call: ToolCall): ToolCall {
+  if (call.tool !== 'Bash' || typeof call.exitCode === 'number' || call.error !== undefined) return call;
+  const result = call.result;
+  if (typeof result !== 'object' || result === null) return call;
+  return (result as Record<string, unknown>)['interrupted'] === false ? { ...call, exitCode: 0 } : call;
+}
+
+function classify(original: ToolCall, context: ClassifyContext | undefined): ToolCallMeaning {
+  const call = withClaudeCodeExit(original);
   const tool = typeof call.tool === 'string' ? call.tool : '';
   const handler = handlerOf(tool);
   const family = familyOf(handler);

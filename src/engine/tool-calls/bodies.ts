@@ -81,7 +81,23 @@ export function createBodyKnowledge(events: EventsRepo, checkpoints: Checkpoints
     }
   }
 
+  const children = new Map<string, string[]>();
+
   return {
+    /** Loads the files the session recorded under each directory, and what is known of them. */
+    async loadUnder(sessionId: SessionId, dirs: readonly string[]) {
+      for (const dir of dirs) {
+        const prefix = dir === '.' ? '' : `${dir.replace(/\/+$/, '')}/`;
+        const paths = new Set(await events.pathsUnder(sessionId, prefix));
+        for (const k of cache.keys()) {
+          const [s, path] = k.split('\u0000') as [string, string];
+          if (Number(s) === sessionId && path.startsWith(prefix)) paths.add(path);
+        }
+        children.set(key(sessionId, dir), [...paths]);
+        await this.load(sessionId, [...paths]);
+      }
+    },
+    under: (sessionId: SessionId, dir: string) => children.get(key(sessionId, dir)) ?? [],
     /** Loads what is known of `paths` (each once per batch). */
     async load(sessionId: SessionId, paths: readonly string[]) {
       for (const path of paths) {

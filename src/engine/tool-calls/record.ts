@@ -11,7 +11,7 @@ import { stepSearchText } from '../../core/events/step-text';
 import type { CheckpointEntryId, SessionId, TaskId } from '../../core/ids';
 import { jsonToText } from '../../core/model';
 import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
-import { pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
+import { dirsToKnow, pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
 import { recordedPath } from '../../core/tool-calls/paths';
 import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
 import { classifyToolCall } from '../../core/tools';
@@ -95,11 +95,15 @@ export async function recordOne(
   const captured = p.files;
   const paths = [...pathsToKnow(effects, root), ...captured.map((f) => recordedPath(f.path, root).path)];
   await batch.bodies.load(p.sessionId, paths);
+  await batch.bodies.loadUnder(p.sessionId, dirsToKnow(effects, root));
   const planned = planFileChanges(
     effects,
     captured,
-    (path) => batch.bodies.body(p.sessionId, path),
-    (path) => batch.bodies.seen(p.sessionId, path),
+    {
+      body: (path) => batch.bodies.body(p.sessionId, path),
+      seen: (path) => batch.bodies.seen(p.sessionId, path),
+      under: (dir) => batch.bodies.under(p.sessionId, dir),
+    },
     root,
   );
   const withBodies = planned.changes.filter((c) => c.before !== undefined && c.after !== undefined);

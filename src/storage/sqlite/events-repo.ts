@@ -248,6 +248,17 @@ export function createEventsRepo(db: SqlDriver) {
       return { id: row.id, checkpointEntryId: row.checkpoint_entry_id, change };
     },
 
+    /** Paths of the session's file changes under `prefix` (`dir/`; '' for all), at most 10,000. */
+    async pathsUnder(sessionId: SessionId, prefix: string): Promise<string[]> {
+      const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const rows = await db.all<{ path: string }>(
+        `SELECT DISTINCT path FROM events WHERE session_id = ? AND kind = 'file_change' AND path LIKE ? ESCAPE '\\'
+         LIMIT 10000`,
+        [sessionId, `${escaped}%`],
+      );
+      return rows.map((r) => r.path);
+    },
+
     async lastId(sessionId: SessionId): Promise<EventId | null> {
       const row = await db.get<{ id: number | null }>(
         'SELECT max(id) AS id FROM events WHERE session_id = ?',

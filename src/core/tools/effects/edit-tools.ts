@@ -30,7 +30,7 @@ const pathOf = (f: Fields | null) =>
 function write(path: string, via: string, body: string, result: Fields | null): FileEffect {
   const type = str(result, 'type');
   const change = type === 'create' ? 'created' : type === 'update' ? 'modified' : null;
-  const original = str(result, 'originalFile');
+  const original = str(result, 'originalFile', 'originalFileContents');
   return {
     kind: 'write',
     path,

@@ -9,7 +9,7 @@ import { str } from '../json-input';
 
 /** Fill `before`/`after` from Claude Code's result when it carries the original body. */
 export function withBodies(effect: FileEffect, result: Fields | null): FileEffect {
-  const original = str(result, 'originalFile');
+  const original = str(result, 'originalFile', 'originalFileContents');
   if (original === null) return effect;
   const applied = applyEdit(original, effect);
   return { ...effect, before: original, after: applied.ok ? applied.after : null };
