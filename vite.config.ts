@@ -97,7 +97,11 @@ const appConfig: ViteUserConfig = {
     target: 'es2022',
     sourcemap: true,
     rollupOptions: {
-      input: { app: here('./src/ui/index.html'), playground: here('./src/ui/playground/index.html') },
+      input: {
+        app: here('./src/ui/index.html'),
+        playground: here('./src/ui/playground/index.html'),
+        agentPlayground: here('./src/ui/playground.html'),
+      },
     },
   },
   plugins: [

@@ -1,0 +1,342 @@
+/**
+ * A scripted model served on localhost for the playground e2e: it speaks OpenAI's chat-completions protocol
+ * (`POST …/chat/completions`, streamed as SSE `chat.completion.chunk`s when the request says `stream: true`, else
+ * one `chat.completion`), with tool calls. Its script decides each answer from the conversation it receives — the
+ * tool results it saw, or, after the page's reload, the resume prompt (plan steps with their ids, the checks that
+ * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/` and `/stall/` misbehave.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface Msg {
+  role: string;
+  content?: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+}
+
+export interface LoggedRequest {
+  readonly path: string;
+  readonly stream: boolean;
+  readonly authorization: string | undefined;
+  readonly messages: Msg[];
+  readonly toolNames: string[];
+  /** What the script answered: the tools it called (empty: a final answer); null when held or misbehaving. */
+  reply: { content: string | null; calls: string[] } | null;
+}
+
+type Call = { name: string; args: Record<string, unknown> };
+type Reply = { content: string | null; calls: Call[] };
+
+const passedLine = /passed, nothing changed since — do not run again: run_check/;
+
+/** The tool calls made in this conversation with their results, in order. */
+function history(messages: Msg[]) {
+  const results = new Map(
+    messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content ?? '']),
+  );
+  return messages.flatMap((m) =>
+    (m.tool_calls ?? []).map((c) => ({ name: c.function.name, result: results.get(c.id) ?? '' })),
+  );
+}
+
+const planIds = (text: string) => [...text.matchAll(/\(planStepId (\d+)\)/g)].map((m) => Number(m[1]));
+
+/** Before the reload: the first part of the work, one answer per step. */
+function firstPart(done: ReturnType<typeof history>, answers: number): Reply | null {
+  const plan = planIds(done.find((c) => c.name === 'create_plan')?.result ?? '');
+  const find = (name: string) => done.find((c) => c.name === name)?.result ?? '';
+  const eventId = (name: string) => Number(/event (\d+)/.exec(find(name))?.[1]);
+  const script: Reply[] = [
+    {
+      content: 'First, what the project memory says.',
+      calls: [{ name: 'read_memory', args: { file: 'PROJECT_MEMORY.md' } }],
+    },
+    {
+      content: 'A plan before changing anything.',
+      calls: [
+        {
+          name: 'create_plan',
+          args: {
+            goal: 'Every test in test/ passes',
+            steps: [
+              { what: 'Reproduce the failing test', why: 'See what fails' },
+              { what: 'Fix sum', why: 'The test expects addition' },
+              { what: 'Document the fix in README.md', why: 'Optional' },
+            ],
+          },
+        },
+      ],
+    },
+    { content: null, calls: [{ name: 'start_plan_step', args: { planStepId: plan[0] } }] },
+    {
+      content: 'Looking at the files.',
+      calls: [
+        { name: 'list_files', args: {} },
+        { name: 'read_file', args: { path: 'src/sum.js' } },
+        { name: 'read_file', args: { path: 'test/sum.test.js' } },
+      ],
+    },
+    { content: 'Running the tests to see the failure.', calls: [{ name: 'run_check', args: {} }] },
+    { content: null, calls: [{ name: 'ask_question', args: { text: 'Should sum accept strings too?' } }] },
+    {
+      content: null,
+      calls: [
+        {
+          name: 'answer_question',
+          args: { questionId: eventId('ask_question'), text: 'Numbers only (README).' },
+        },
+      ],
+    },
+    { content: null, calls: [{ name: 'raise_blocker', args: { text: 'sum subtracts: is that intended?' } }] },
+    {
+      content: null,
+      calls: [
+        {
+          name: 'resolve_blocker',
+          args: { blockerId: eventId('raise_blocker'), text: 'The comment says it adds.' },
+        },
+      ],
+    },
+    {
+      content: null,
+      calls: [
+        { name: 'record_decision', args: { text: 'Fix sum to add', why: 'Its comment and tests say so' } },
+      ],
+    },
+    {
+      content: null,
+      calls: [
+        { name: 'complete_plan_step', args: { planStepId: plan[0], note: 'sum(2, 3) gives -1' } },
+        { name: 'start_plan_step', args: { planStepId: plan[1] } },
+      ],
+    },
+    {
+      content: 'Fixing the operator.',
+      calls: [
+        {
+          name: 'edit_file',
+          args: { path: 'src/sum.js', old_string: 'return a - b;', new_string: 'return a + b;' },
+        },
+      ],
+    },
+    {
+      content: 'And a test for negatives.',
+      calls: [
+        {
+          name: 'write_file',
+          args: {
+            path: 'test/negative.test.js',
+            content:
+              "const { sum } = require('../src/sum.js');\n\ntest('negatives', () => {\n  assert.equal(sum(-1, -2), -3);\n});\n",
+          },
+        },
+      ],
+    },
+    { content: null, calls: [{ name: 'run_check', args: {} }] },
+    {
+      content: null,
+      calls: [{ name: 'complete_plan_step', args: { planStepId: plan[1], note: 'All tests pass' } }],
+    },
+    {
+      content: null,
+      calls: [
+        { name: 'note_progress', args: { text: 'sum fixed; all tests pass', next: 'Skip the README step' } },
+      ],
+    },
+  ];
+  return script[answers] ?? null;
+}
+
+/** After the first part (in the same conversation or from the resume prompt): wrap up. */
+function lastPart(done: ReturnType<typeof history>, skipId: number | undefined, checkPassed: boolean): Reply {
+  const called = (name: string) => done.some((c) => c.name === name);
+  if (!checkPassed && !called('run_check'))
+    return { content: 'The check has not passed yet.', calls: [{ name: 'run_check', args: {} }] };
+  if (!called('skip_plan_step'))
+    return {
+      content: null,
+      calls: [{ name: 'skip_plan_step', args: { planStepId: skipId, reason: 'The README needs no change' } }],
+    };
+  if (!called('search_history'))
+    return { content: null, calls: [{ name: 'search_history', args: { query: 'sum subtracts' } }] };
+  if (!called('read_resume_point'))
+    return { content: null, calls: [{ name: 'read_resume_point', args: {} }] };
+  const memory = [...done].reverse().find((c) => c.name === 'read_memory');
+  if (!memory)
+    return { content: null, calls: [{ name: 'read_memory', args: { file: 'PROJECT_MEMORY.md' } }] };
+  if (!called('write_memory')) {
+    const version = /\(version (.+?), \d+ characters\)/.exec(memory.result)?.[1] ?? null;
+    return {
+      content: null,
+      calls: [
+        {
+          name: 'write_memory',
+          args: {
+            file: 'PROJECT_MEMORY.md',
+            text: '# Project memory\n\n- run_check runs test/*.test.js.\n',
+            expectedVersion: version,
+          },
+        },
+      ],
+    };
+  }
+  if (!called('draft_skill'))
+    return { content: null, calls: [{ name: 'draft_skill', args: { name: 'fix-a-failing-test' } }] };
+  return { content: 'Done: sum adds, every test passes.', calls: [] };
+}
+
+export function decide(messages: Msg[]): Reply {
+  const first = messages.find((m) => m.role === 'user')?.content ?? '';
+  const done = history(messages);
+  const answers = messages.filter((m) => m.role === 'assistant').length;
+  if (first.includes('# Resuming session')) {
+    // Where it stands comes from the handoff alone: the plan's last step id and whether the check passed.
+    const ids = planIds(first.split('## Plan')[1]?.split('\n## ')[0] ?? '');
+    return lastPart(done, ids.at(-1), passedLine.test(first));
+  }
+  const next = firstPart(done, answers);
+  if (next) return next;
+  return lastPart(done, planIds(done.find((c) => c.name === 'create_plan')?.result ?? '').at(-1), false);
+}
+
+let ids = 0;
+const callId = () => `call_${++ids}`;
+
+function send(res: ServerResponse, stream: boolean, reply: Reply) {
+  const calls = reply.calls.map((c) => ({
+    id: callId(),
+    type: 'function',
+    function: { name: c.name, arguments: JSON.stringify(c.args) },
+  }));
+  const finish = calls.length > 0 ? 'tool_calls' : 'stop';
+  const base = { id: `chatcmpl-${ids}`, created: Math.floor(Date.now() / 1000), model: 'scripted' };
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: reply.content,
+              ...(calls.length ? { tool_calls: calls } : {}),
+            },
+            finish_reason: finish,
+          },
+        ],
+      }),
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta: unknown, finishReason: string | null = null) =>
+    res.write(
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
+    );
+  chunk({ role: 'assistant', content: '' });
+  for (const piece of (reply.content ?? '').match(/.{1,8}/gs) ?? []) chunk({ content: piece });
+  calls.forEach((c, index) => {
+    chunk({
+      tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }],
+    });
+    const args = c.function.arguments;
+    const cut = Math.ceil(args.length / 2);
+    for (const part of [args.slice(0, cut), args.slice(cut)])
+      chunk({ tool_calls: [{ index, function: { arguments: part } }] });
+  });
+  chunk({}, finish);
+  res.end('data: [DONE]\n\n');
+}
+
+export interface ScriptedModel {
+  readonly url: string;
+  readonly requests: LoggedRequest[];
+  /** Answers nothing to the first request this is true for (the connection stays open until the client goes). */
+  holdOnce(when: (request: LoggedRequest) => boolean): void;
+  readonly held: LoggedRequest[];
+  close(): Promise<void>;
+}
+
+const cors = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-allow-methods': 'POST, OPTIONS',
+};
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text;
+}
+
+export async function startScriptedModel(): Promise<ScriptedModel> {
+  const requests: LoggedRequest[] = [];
+  const held: LoggedRequest[] = [];
+  let hold: ((request: LoggedRequest) => boolean) | null = null;
+  const open = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    void bodyOf(req).then((text) => {
+      const path = req.url ?? '/';
+      if (path.startsWith('/fail/'))
+        return void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"model overloaded, try later"}}');
+      if (path.startsWith('/garbage/'))
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('<html><body>Bad gateway page</body></html>');
+      if (path.startsWith('/stall/')) {
+        open.add(res);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Thinking' } }] })}\n\n`,
+        );
+        return; // and nothing more
+      }
+      const body = JSON.parse(text) as {
+        messages: Msg[];
+        stream?: boolean;
+        tools?: { function: { name: string } }[];
+      };
+      const logged: LoggedRequest = {
+        path,
+        stream: body.stream === true,
+        authorization: req.headers.authorization,
+        messages: body.messages,
+        toolNames: (body.tools ?? []).map((t) => t.function.name),
+        reply: null,
+      };
+      requests.push(logged);
+      if (hold?.(logged)) {
+        hold = null;
+        held.push(logged);
+        open.add(res);
+        return;
+      }
+      const reply = decide(body.messages);
+      logged.reply = { content: reply.content, calls: reply.calls.map((c) => c.name) };
+      send(res, logged.stream, reply);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    held,
+    holdOnce(when) {
+      hold = when;
+    },
+    async close() {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
