@@ -40,6 +40,11 @@ test('a first visit opens on the demo; the long task starts, pauses, is killed m
   await page.getByRole('button', { name: 'Start the demo task' }).click();
   await expect(page.getByTestId('demo-project-open')).toContainText('tiny-paginate');
   await expect.poll(actionsShown, { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+  // Newest first, numbered down: the newest action is not "1".
+  const reversed = await page
+    .getByTestId('demo-actions')
+    .evaluate((list) => (list as HTMLOListElement).reversed);
+  expect(reversed).toBe(true);
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('demo-stopped')).toContainText(/^Paused after \d+ actions\.$/);
   const pausedAt = await page.getByTestId('demo-next').textContent();
