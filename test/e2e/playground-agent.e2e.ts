@@ -19,6 +19,13 @@ async function fill(page: Page, url: string, options: { stream: boolean; timeout
 
 const lastMessage = (r: ScriptedModel['requests'][number]) => r.messages.at(-1);
 
+const afterNoteProgress = (r: ScriptedModel['requests'][number]) => {
+  const last = lastMessage(r);
+  if (last?.role !== 'tool') return false;
+  const call = r.messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === last.tool_call_id);
+  return call?.function.name === 'note_progress';
+};
+
 test('a run calls every brain tool, fixes the test, and resumes after a reload without redoing the passed check', async () => {
   const model = await startScriptedModel();
   const profile = await createProfile();
@@ -30,12 +37,7 @@ test('a run calls every brain tool, fixes the test, and resumes after a reload w
     await expect(page.getByRole('status')).toContainText('Ready');
 
     // Held: the request that follows note_progress (the first part is done); the page is reloaded meanwhile.
-    model.holdOnce((r) => {
-      const last = lastMessage(r);
-      if (last?.role !== 'tool') return false;
-      const call = r.messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.id === last.tool_call_id);
-      return call?.function.name === 'note_progress';
-    });
+    model.holdOnce(afterNoteProgress);
     await fill(page, `${model.url}/v1`, { stream: true });
     await page.getByRole('button', { name: 'Start a new run' }).click();
     await expect.poll(() => model.held.length, { timeout: 60_000 }).toBe(1);
@@ -127,6 +129,42 @@ test('a run calls every brain tool, fixes the test, and resumes after a reload w
     expect(record).toMatchObject({ keyInDb: false, keyInLocalStorage: false, keyInSession: true });
     await expect(page.getByText('never in playground-agent.db, never in an export')).toBeVisible();
     expect(errors).toEqual([]);
+    await context.close();
+  } finally {
+    await profile.dispose();
+    await model.close();
+  }
+});
+
+test('a model that asks for the passed check again after the reload is told it passed; it is not run', async () => {
+  const model = await startScriptedModel();
+  const profile = await createProfile();
+  try {
+    const context = await profile.launch();
+    const page = await context.newPage();
+    await page.goto('/playground.html');
+    await expect(page.getByRole('status')).toContainText('Ready');
+    model.holdOnce(afterNoteProgress);
+    await fill(page, `${model.url}/distrustful/v1`, { stream: false });
+    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await expect.poll(() => model.held.length, { timeout: 60_000 }).toBe(1);
+    const beforeReload = model.requests.length;
+    await page.reload();
+    await expect(page.getByRole('status')).toContainText('Done:', { timeout: 60_000 });
+
+    const after = model.requests.slice(beforeReload);
+    expect(after[0]!.reply?.calls).toEqual(['run_check']);
+    const answer = after[1]!.messages.at(-1);
+    expect(answer?.role).toBe('tool');
+    expect(answer?.content).toMatch(
+      /^Not run again: run_check passed \(event \d+\) and no file changed since\.$/,
+    );
+    const checks = await page.evaluate(async () => {
+      const { brain, run } = globalThis.playgroundAgent!;
+      const steps = await brain.listSteps(run()!.taskId);
+      return steps.filter((s) => s.tool === 'run_check').length;
+    });
+    expect(checks).toBe(2);
     await context.close();
   } finally {
     await profile.dispose();

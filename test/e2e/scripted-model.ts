@@ -3,7 +3,8 @@
  * (`POST …/chat/completions`, streamed as SSE `chat.completion.chunk`s when the request says `stream: true`, else
  * one `chat.completion`), with tool calls. Its script decides each answer from the conversation it receives — the
  * tool results it saw, or, after the page's reload, the resume prompt (plan steps with their ids, the checks that
- * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/` and `/stall/` misbehave.
+ * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/` and `/stall/` misbehave; under
+ * `/distrustful/` it runs the check again after a restart although the handoff says it passed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -186,14 +187,15 @@ function lastPart(done: ReturnType<typeof history>, skipId: number | undefined, 
   return { content: 'Done: sum adds, every test passes.', calls: [] };
 }
 
-export function decide(messages: Msg[]): Reply {
+/** `distrustful`: after a restart it runs the check again whatever the handoff says (the page must refuse). */
+export function decide(messages: Msg[], distrustful = false): Reply {
   const first = messages.find((m) => m.role === 'user')?.content ?? '';
   const done = history(messages);
   const answers = messages.filter((m) => m.role === 'assistant').length;
   if (first.includes('# Resuming session')) {
     // Where it stands comes from the handoff alone: the plan's last step id and whether the check passed.
     const ids = planIds(first.split('## Plan')[1]?.split('\n## ')[0] ?? '');
-    return lastPart(done, ids.at(-1), passedLine.test(first));
+    return lastPart(done, ids.at(-1), !distrustful && passedLine.test(first));
   }
   const next = firstPart(done, answers);
   if (next) return next;
@@ -319,7 +321,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         open.add(res);
         return;
       }
-      const reply = decide(body.messages);
+      const reply = decide(body.messages, path.startsWith('/distrustful/'));
       logged.reply = { content: reply.content, calls: reply.calls.map((c) => c.name) };
       send(res, logged.stream, reply);
     });
