@@ -105,7 +105,7 @@ describe('importTranscript: a Claude Code project folder', () => {
     await api.importTranscript({ files: claudeFiles });
     const before = await rowCounts(database.driver);
     const again = await api.importTranscript({
-      files: claudeFiles.map((f) => ({ name: f.name, data: new Blob([f.data]) })),
+      files: claudeFiles.map((f) => ({ name: f.name, data: new Blob([f.data as Uint8Array<ArrayBuffer>]) })),
     });
     expect(await rowCounts(database.driver)).toEqual(before);
     expect(again.sessions[0]?.created).toBe(false);

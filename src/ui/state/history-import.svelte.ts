@@ -1,0 +1,136 @@
+/**
+ * Opening another agent's history: the picked or dropped files imported (`importTranscript`), with progress and a
+ * cancel; then, per imported session, its resume prompt (`resumePrompt`) for the clipboard and the handoff written
+ * into the open project (`.agent/SESSION_SUMMARY.md`, and a pointer line in AGENTS.md or CLAUDE.md only when the
+ * person asks for it).
+ */
+import {
+  isBrainError,
+  resumePrompt,
+  type Brain,
+  type ImportProgress,
+  type ImportTranscriptResult,
+  type SessionId,
+} from '../../lib/index';
+import type { BrainState } from './brain.svelte';
+
+export const handoffPath = '.agent/SESSION_SUMMARY.md';
+export const pointerLine = `See ${handoffPath} for where the last session stopped and what to do next.`;
+
+export interface PickedFile {
+  readonly path: string;
+  readonly data: Blob | Uint8Array;
+}
+
+export class HistoryImportState {
+  running = $state(false);
+  progress = $state.raw<ImportProgress | null>(null);
+  result = $state.raw<ImportTranscriptResult | null>(null);
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  /** Every session imported so far (newest first), with its title: each keeps its resume buttons. */
+  imported = $state.raw<
+    readonly { readonly sessionId: SessionId; readonly title: string; readonly agent: string }[]
+  >([]);
+  #cancelled = false;
+  readonly #sourceOf: () => BrainState;
+
+  /** `source`: the app's brain (a function, so a component can hand over its prop). */
+  constructor(source: () => BrainState) {
+    this.#sourceOf = source;
+  }
+
+  get #source(): BrainState {
+    return this.#sourceOf();
+  }
+
+  #brain(): Brain {
+    const brain = this.#source.brain;
+    if (!brain) throw new Error('The brain is not open.');
+    return brain;
+  }
+
+  async import(files: readonly PickedFile[]): Promise<void> {
+    if (this.running || files.length === 0) return;
+    this.running = true;
+    this.#cancelled = false;
+    this.error = null;
+    this.notice = null;
+    this.result = null;
+    this.progress = null;
+    try {
+      this.result = await this.#brain().importTranscript(
+        { files: files.map((f) => ({ name: f.path, data: f.data })) },
+        (progress) => {
+          this.progress = progress;
+          return this.#cancelled ? 'cancel' : undefined;
+        },
+      );
+    } catch (error) {
+      this.error = isBrainError(error, 'Cancelled')
+        ? 'Import cancelled: nothing was kept.'
+        : this.#source.fail(error);
+    } finally {
+      this.running = false;
+    }
+    await this.load();
+  }
+
+  /** Reads the imported sessions (after an import, and when the panel opens). */
+  async load(): Promise<void> {
+    const brain = this.#source.brain;
+    if (!brain) return;
+    try {
+      const [imports, sessions] = await Promise.all([brain.listImportedSessions(), brain.listSessions()]);
+      this.imported = imports.flatMap((i) => {
+        const title = sessions.find((s) => s.id === i.sessionId)?.title;
+        return title === undefined ? [] : [{ sessionId: i.sessionId, title, agent: i.agent }];
+      });
+    } catch (error) {
+      this.error = this.#source.fail(error);
+    }
+  }
+
+  cancel(): void {
+    this.#cancelled = true;
+  }
+
+  /** The markdown handoff of an imported session. */
+  resumePrompt(sessionId: SessionId): Promise<string> {
+    return resumePrompt(this.#brain(), sessionId);
+  }
+
+  /** Writes the handoff into the open project; `pointer`: also a line in AGENTS.md (or CLAUDE.md if only it exists). */
+  async writeHandoff(sessionId: SessionId, pointer: boolean): Promise<string[]> {
+    const brain = this.#brain();
+    const text = await this.resumePrompt(sessionId);
+    const current = await brain.readAgentFile(handoffPath).catch((error: unknown) => {
+      if (isBrainError(error, 'NotFound')) return null;
+      throw error;
+    });
+    await brain.writeAgentFile(handoffPath, text, { expectedVersion: current?.version ?? null });
+    const written = [handoffPath];
+    if (pointer) written.push(await this.#writePointer(brain));
+    return written;
+  }
+
+  async #writePointer(brain: Brain): Promise<string> {
+    const read = (path: string) =>
+      brain.readProjectFile(path).catch((error: unknown) => {
+        if (isBrainError(error, 'NotFound')) return null;
+        throw error;
+      });
+    const agents = await read('AGENTS.md');
+    const claude = agents ? null : await read('CLAUDE.md');
+    const [path, file] = agents
+      ? ['AGENTS.md', agents]
+      : claude
+        ? ['CLAUDE.md', claude]
+        : ['AGENTS.md', null];
+    const text = file?.text ?? '';
+    if (text.includes(pointerLine)) return path;
+    const next = `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${text === '' ? '' : '\n'}${pointerLine}\n`;
+    await brain.writeProjectFile(path, next, { expectedVersion: file?.version ?? null });
+    return path;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Opening another agent's history on the built app: a Claude-Code-shaped project folder (the generated session of
+ * test/fixtures/transcripts/claude-code.ts and its subagent file) dropped on "Open an agent's history" on the first
+ * screen; its session listed with its agent; the resume prompt copied (the clipboard holds it); a diff of one of its
+ * edits opened; a corrupt file refused with its line named; a cancelled import leaves no session.
+ *
+ * Playwright cannot drag a real directory: the drop hands the page Chromium's entry shape (`webkitGetAsEntry()`
+ * entries whose readers return batches, then an empty one) over real File objects, as project-zip.e2e.ts does.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
+import { createProfile, openApp, watchErrors, type Profile } from './harness';
+
+let profile: Profile;
+test.beforeAll(async () => {
+  profile = await createProfile();
+});
+test.afterAll(async () => {
+  await profile.dispose();
+});
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+/** Drops a folder `name` holding `files` (path → base64 bytes) on the history panel. */
+function dropFolder(page: Page, name: string, files: Record<string, string>) {
+  return page.evaluate(
+    ({ name, files }) => {
+      interface Dir {
+        dirs: Map<string, Dir>;
+        files: Map<string, Uint8Array<ArrayBuffer>>;
+      }
+      const root: Dir = { dirs: new Map(), files: new Map() };
+      for (const [path, b64] of Object.entries(files)) {
+        const parts = path.split('/');
+        let dir = root;
+        for (const part of parts.slice(0, -1)) {
+          if (!dir.dirs.has(part)) dir.dirs.set(part, { dirs: new Map(), files: new Map() });
+          dir = dir.dirs.get(part)!;
+        }
+        dir.files.set(
+          parts.at(-1)!,
+          Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
+        );
+      }
+      const fileEntry = (n: string, bytes: Uint8Array<ArrayBuffer>) => ({
+        name: n,
+        isFile: true,
+        isDirectory: false,
+        file: (ok: (file: File) => void) => setTimeout(() => ok(new File([bytes], n))),
+      });
+      const dirEntry = (n: string, dir: Dir): object => ({
+        name: n,
+        isFile: false,
+        isDirectory: true,
+        createReader() {
+          const children = [
+            ...[...dir.dirs].map(([k, d]) => dirEntry(k, d)),
+            ...[...dir.files].map(([k, b]) => fileEntry(k, b)),
+          ];
+          let next = 0;
+          return {
+            readEntries: (ok: (batch: object[]) => void) =>
+              setTimeout(() => ok(children.slice(next, (next += 2)))),
+          };
+        },
+      });
+      const entry = dirEntry(name, root);
+      const transfer = {
+        types: ['Files'],
+        files: [],
+        items: [{ kind: 'file', webkitGetAsEntry: () => entry }],
+        dropEffect: 'none',
+      };
+      const event = new DragEvent('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: transfer });
+      document.querySelector('[data-testid="open-history"]')!.dispatchEvent(event);
+      return event.defaultPrevented;
+    },
+    { name, files },
+  );
+}
+
+const fixture = generateClaudeCodeSession();
+const { truth } = fixture;
+const projectFolder = {
+  [fixture.main.name]: base64(fixture.main.bytes),
+  [fixture.subagent.name]: base64(fixture.subagent.bytes),
+};
+const title = `Claude Code · ${truth.title}`;
+
+test('a dropped Claude Code project folder: its session, the resume prompt, a diff; corrupt and cancelled imports', async () => {
+  const context = await profile.launch();
+  try {
+    const page = await openApp(context, '/');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(page.url()).origin,
+    });
+    const errors = watchErrors(page);
+    const panel = page.getByTestId('open-history');
+    await expect(panel.getByRole('heading', { name: "Open an agent's history" })).toBeVisible();
+
+    // A cancelled import leaves no session. Four sessions of the same shape, so the import is still running.
+    const many: Record<string, string> = {};
+    for (let seed = 1; seed <= 4; seed++) {
+      const g = generateClaudeCodeSession(100 + seed);
+      many[`s${seed}/${fixture.main.name}`] = base64(g.main.bytes);
+    }
+    expect(await dropFolder(page, 'many', many)).toBe(true);
+    await panel.getByRole('button', { name: 'Cancel import' }).click();
+    await expect(panel.getByTestId('history-error')).toHaveText('Import cancelled: nothing was kept.');
+    expect(await page.evaluate(() => globalThis.agentBrain!.listSessions())).toEqual([]);
+    expect(await page.evaluate(() => globalThis.agentBrain!.listImportedSessions())).toEqual([]);
+
+    // A corrupt file is refused, its line named.
+    expect(
+      await dropFolder(page, 'corrupt', {
+        '0b0e7f35-3f6e-4ad6-9f39-0d5d0f1c2a11.jsonl': base64(
+          new TextEncoder().encode('{"type":"user","uuid":\n<<x>>\n'),
+        ),
+      }),
+    ).toBe(true);
+    await expect(panel.getByTestId('history-error')).toContainText('line 1');
+    // A file that is no transcript: refused, naming the formats known.
+    expect(
+      await dropFolder(page, 'notes', { 'notes.txt': base64(new TextEncoder().encode('hello\n')) }),
+    ).toBe(true);
+    await expect(panel.getByTestId('history-error')).toContainText('Known formats: Claude Code session');
+    expect(await page.evaluate(() => globalThis.agentBrain!.listSessions())).toEqual([]);
+
+    // The project folder: one session, marked with its agent; the malformed line named; the rest imported.
+    expect(await dropFolder(page, 'ledger', projectFolder)).toBe(true);
+    const result = panel.getByTestId('history-result');
+    await expect(result.getByRole('link', { name: title })).toBeVisible();
+    await expect(result).toContainText(`${truth.prompts.length + 2} prompts`);
+    await expect(result).toContainText(
+      `${truth.toolCalls.length + truth.subagentToolCalls.length} tool calls`,
+    );
+    await expect(result).toContainText(`line ${truth.malformedLines[0]}:`);
+    const [imported] = await page.evaluate(() => globalThis.agentBrain!.listImportedSessions());
+    expect(imported?.agent).toBe('claude-code');
+    expect(imported?.sourceSessionId).toBe(truth.sessionId);
+
+    // The resume prompt, on the clipboard.
+    await result.getByRole('button', { name: 'Copy resume prompt' }).click();
+    await expect(result.getByRole('status')).toContainText('Resume prompt copied');
+    const clip = await page.evaluate(() => navigator.clipboard.readText());
+    expect(clip).toMatch(new RegExp(`^# Resuming session ${imported!.sessionId}\\b`));
+    expect(clip).toContain('**Goal:**');
+
+    // It is in Sessions, marked with its agent.
+    await result.getByRole('link', { name: title }).click();
+    await expect(page.getByRole('main')).toContainText(title);
+
+    // A diff of one of its edits.
+    await page.goto(`/#/checkpoints?session=${imported!.sessionId}`);
+    const entries = page.getByTestId('entries').getByRole('link');
+    await expect(entries.first()).toBeVisible();
+    await entries.first().click();
+    await expect(page.getByTestId('diff').locator('.d2h-ins, .d2h-del').first()).toBeVisible();
+
+    // Imported again: nothing added.
+    const before = await page.evaluate(
+      async (id) => (await globalThis.agentBrain!.listEvents(id)).length,
+      imported!.sessionId,
+    );
+    await page.goto('/#/demo');
+    expect(await dropFolder(page, 'ledger', projectFolder)).toBe(true);
+    await expect(page.getByTestId('history-result')).toContainText('updated: 0 prompts, 0 tool calls');
+    expect(
+      await page.evaluate(
+        async (id) => (await globalThis.agentBrain!.listEvents(id)).length,
+        imported!.sessionId,
+      ),
+    ).toBe(before);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
