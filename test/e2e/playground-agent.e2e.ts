@@ -4,6 +4,7 @@
  * from the resume prompt without running the passed check again; and endpoints that fail are shown plainly.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { brainToolNames } from '../../src/lib/tools/call';
 import { createProfile, watchErrors } from './harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 
@@ -73,11 +74,15 @@ test('a run calls every brain tool, fixes the test, and resumes after a reload w
     // Every brainTools tool offered was called at least once, and none came back as an error.
     const offered = requests[0]!.toolNames;
     const called = new Set(requests.flatMap((r) => r.reply?.calls ?? []));
-    const brainToolsOffered = offered.filter(
-      (n) => !['list_files', 'read_file', 'write_file', 'edit_file', 'run_check'].includes(n),
-    );
-    expect(brainToolsOffered.length).toBe(15);
-    expect(brainToolsOffered.filter((n) => !called.has(n))).toEqual([]);
+    expect(offered).toEqual([
+      'list_files',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'run_check',
+      ...brainToolNames,
+    ]);
+    expect(brainToolNames.filter((n) => !called.has(n))).toEqual([]);
     const toolResults = requests.flatMap((r) =>
       r.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? ''),
     );
