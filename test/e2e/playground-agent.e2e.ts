@@ -177,7 +177,7 @@ test('a model that asks for the passed check again after the reload is told it p
   }
 });
 
-test('an endpoint that fails, answers garbage or stalls is shown plainly, and the run can be resumed', async () => {
+test('an endpoint that fails, answers garbage, stays silent or stalls is shown plainly, and the run can be resumed', async () => {
   const model = await startScriptedModel();
   const profile = await createProfile();
   try {
@@ -196,6 +196,12 @@ test('an endpoint that fails, answers garbage or stalls is shown plainly, and th
     await page.getByRole('button', { name: 'Start a new run' }).click();
     await expect(alert).toContainText("The endpoint's answer is not JSON");
     await expect(alert).toContainText('<html><body>Bad gateway page');
+
+    await fill(page, `${model.url}/silent/v1`, { stream: false, timeout: 2 });
+    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await expect(alert).toContainText(
+      `Could not reach ${model.url}/silent/v1/chat/completions: no answer within 2 s.`,
+    );
 
     await fill(page, `${model.url}/stall/v1`, { stream: true, timeout: 2 });
     await page.getByRole('button', { name: 'Start a new run' }).click();

@@ -3,7 +3,7 @@
  * (`POST …/chat/completions`, streamed as SSE `chat.completion.chunk`s when the request says `stream: true`, else
  * one `chat.completion`), with tool calls. Its script decides each answer from the conversation it receives — the
  * tool results it saw, or, after the page's reload, the resume prompt (plan steps with their ids, the checks that
- * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/` and `/stall/` misbehave; under
+ * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/`, `/silent/` and `/stall/` misbehave; under
  * `/distrustful/` it runs the check again after a restart although the handoff says it passed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -293,6 +293,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
           .end('<html><body>Bad gateway page</body></html>');
+      if (path.startsWith('/silent/')) return void open.add(res); // not even the status line
       if (path.startsWith('/stall/')) {
         open.add(res);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
