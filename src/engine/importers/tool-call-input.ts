@@ -7,6 +7,7 @@ import type { RecordToolCallInput, ToolCallFile } from '../../core/api/tool-call
 import type { SessionId, TaskId } from '../../core/ids';
 import type { TranscriptItem, TranscriptMeta } from '../../core/importers/types';
 import { wholeText, type Bytes } from './bytes';
+import { replayClaudeEdit } from './edit-replay';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 type BackupItem = Extract<TranscriptItem, { kind: 'file_backup' }>;
@@ -62,17 +63,21 @@ export async function toolCallInput(item: ToolCallItem, c: CallContext): Promise
   const files: ToolCallFile[] = [];
   for (const f of item.files ?? []) {
     let before = f.before;
+    let after = f.after;
     if (before === undefined) {
       const backup = await c.backups.body(c.sourceSession, spellings(f.path, c.meta.cwd));
       if (backup !== undefined) {
         before = backup;
         c.counts.backups++;
+        // The edit the transcript shows, applied to the backed-up body.
+        if (after === undefined && typeof backup === 'string')
+          after = replayClaudeEdit(item.call.tool, item.call.input, backup) ?? undefined;
       }
     }
     files.push({
       path: f.path,
       ...(before === undefined ? {} : { before }),
-      ...(f.after === undefined ? {} : { after: f.after }),
+      ...(after === undefined ? {} : { after }),
     });
   }
   const cwd = c.meta.cwd;
