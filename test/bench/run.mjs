@@ -14,6 +14,7 @@ const sections = {
   history: () => import('./sections/history.mjs'),
   'record-event': () => import('./sections/record-event.mjs'),
   'tool-calls': () => import('./sections/tool-calls.mjs'),
+  import: () => import('./sections/import.mjs'),
 };
 
 function onlyArgument(args) {

@@ -8,6 +8,7 @@ import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 import { recordEventBench } from './record-event';
 import { toolCallsBench } from './tool-calls';
+import { importBench } from './import';
 
 const bench = {
   openBrain,
@@ -17,6 +18,7 @@ const bench = {
   history: historyBench,
   recordEvent: recordEventBench,
   toolCalls: toolCallsBench,
+  importTranscripts: importBench,
 };
 
 declare global {
