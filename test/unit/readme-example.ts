@@ -11,11 +11,13 @@ const brain = await openBrain({ dbName: 'my-playground.db' }); // its own worker
 const { id: sessionId } = await brain.startSession({ title: 'Fix the flaky date test' });
 const { id: taskId } = await brain.startTask({ sessionId, title: 'Reproduce the failure' });
 await brain.recordInstruction({ sessionId, text: 'The date test fails on Mondays' });
-const edit = { path: 'src/date.ts', before: 'weekStart = 1\n', after: 'weekStart = 0\n' };
-const step = await brain.recordStep({ taskId, tool: 'edit_file', params: { path: edit.path }, status: 'ok' });
-const entry = await brain.checkpointFile({ taskId, stepId: step.id, ...edit });
-await brain.recordFileChange({ sessionId, path: edit.path, checkpointEntryId: entry.id });
-const resume = await brain.resumePoint(sessionId);
+// The agent's tool calls as they are: the engine derives the step, checks, file changes and their bodies.
+const call = { tool: 'Edit', input: { file_path: 'src/date.ts', old_string: '= 1', new_string: '= 0' } };
+const files = [{ path: 'src/date.ts', before: 'weekStart = 1\n', after: 'weekStart = 0\n' }];
+await brain.recordToolCall({ sessionId, taskId, call: { ...call, output: 'Updated.' }, files });
+const test = { tool: 'bash', input: { command: 'npx vitest run test/date.test.ts' }, exitCode: 0 };
+await brain.recordToolCall({ sessionId, taskId, call: { ...test, output: 'Tests  1 passed (1)' } });
+const resume = await brain.resumePoint(sessionId); // validationsDone: the passed check, nothing changed since
 console.log(resume.firstUnfinishedAction.text); // after a restart: where to pick up
 await brain.close();
 // README example: end

@@ -191,3 +191,24 @@ describe('toolCallRecorder (the two-phase form with readFile)', () => {
     ]);
   });
 });
+
+describe("the README's embedding example", () => {
+  it('records the edit with both bodies and the test run as a passed check nothing changed since', async () => {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession({ title: 'Fix the flaky date test' });
+    const { id: taskId } = await api.startTask({ sessionId, title: 'Reproduce the failure' });
+    const call = { tool: 'Edit', input: { file_path: 'src/date.ts', old_string: '= 1', new_string: '= 0' } };
+    const files = [{ path: 'src/date.ts', before: 'weekStart = 1\n', after: 'weekStart = 0\n' }];
+    const edit = await api.recordToolCall({
+      sessionId,
+      taskId,
+      call: { ...call, output: 'Updated.' },
+      files,
+    });
+    expect(edit.files).toMatchObject([{ path: 'src/date.ts', change: 'modified', bodies: 'both' }]);
+    const test = { tool: 'bash', input: { command: 'npx vitest run test/date.test.ts' }, exitCode: 0 };
+    await api.recordToolCall({ sessionId, taskId, call: { ...test, output: 'Tests  1 passed (1)' } });
+    const resume = await api.resumePoint(sessionId);
+    expect(resume.validationsDone).toMatchObject([{ name: 'vitest test/date.test.ts', changedSince: [] }]);
+  });
+});
