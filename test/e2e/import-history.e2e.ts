@@ -172,6 +172,36 @@ test('a dropped Claude Code project folder: its session, the resume prompt, a di
         imported!.sessionId,
       ),
     ).toBe(before);
+
+    // The handoff written into an open project, the pointer line only when ticked.
+    await page.goto('/#/project');
+    await page.getByRole('button', { name: 'Open the demo project' }).click();
+    await expect(page.getByTestId('project-name')).toBeVisible();
+    await page.goto('/#/sessions');
+    const kept = page.getByTestId('history-imported');
+    await kept.locator('summary').click();
+    await kept.getByRole('button', { name: 'Write the handoff into the project' }).click();
+    await expect(kept.getByRole('status')).toHaveText('Written: .agent/SESSION_SUMMARY.md.');
+    const handoff = await page.evaluate(() =>
+      globalThis.agentBrain!.readAgentFile('.agent/SESSION_SUMMARY.md'),
+    );
+    expect(handoff.text).toMatch(new RegExp(`^# Resuming session ${imported!.sessionId}\\b`));
+    const agentsMd = () =>
+      page.evaluate(() =>
+        globalThis.agentBrain!.readProjectFile('AGENTS.md').then(
+          (f) => f.text,
+          () => null,
+        ),
+      );
+    const agentsBefore = await agentsMd();
+    expect(agentsBefore ?? '').not.toContain('.agent/SESSION_SUMMARY.md');
+    await kept.getByLabel('also add a pointer line to AGENTS.md (or CLAUDE.md)').check();
+    await kept.getByRole('button', { name: 'Write the handoff into the project' }).click();
+    // The engine keeps other agents' memory files read-only: the pointer is refused and said, the handoff written.
+    await expect(kept.getByRole('status')).toHaveText(
+      /^Written: \.agent\/SESSION_SUMMARY\.md\. The pointer line was not written: "AGENTS\.md" is another agent's memory/,
+    );
+    expect(await agentsMd()).toBe(agentsBefore);
     expect(errors).toEqual([]);
   } finally {
     await context.close();

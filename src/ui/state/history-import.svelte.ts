@@ -100,8 +100,12 @@ export class HistoryImportState {
     return resumePrompt(this.#brain(), sessionId);
   }
 
-  /** Writes the handoff into the open project; `pointer`: also a line in AGENTS.md (or CLAUDE.md if only it exists). */
-  async writeHandoff(sessionId: SessionId, pointer: boolean): Promise<string[]> {
+  /**
+   * Writes the handoff into the open project; `pointer`: also a line in AGENTS.md (or CLAUDE.md if only it exists).
+   * Says what was written; a pointer the engine refuses (it keeps other agents' memory files read-only) is said, and
+   * the handoff stays written.
+   */
+  async writeHandoff(sessionId: SessionId, pointer: boolean): Promise<string> {
     const brain = this.#brain();
     const text = await this.resumePrompt(sessionId);
     const current = await brain.readAgentFile(handoffPath).catch((error: unknown) => {
@@ -109,9 +113,12 @@ export class HistoryImportState {
       throw error;
     });
     await brain.writeAgentFile(handoffPath, text, { expectedVersion: current?.version ?? null });
-    const written = [handoffPath];
-    if (pointer) written.push(await this.#writePointer(brain));
-    return written;
+    if (!pointer) return `Written: ${handoffPath}.`;
+    try {
+      return `Written: ${handoffPath}, ${await this.#writePointer(brain)}.`;
+    } catch (error) {
+      return `Written: ${handoffPath}. The pointer line was not written: ${this.#source.fail(error)}`;
+    }
   }
 
   async #writePointer(brain: Brain): Promise<string> {
