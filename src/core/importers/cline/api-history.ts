@@ -20,7 +20,7 @@ import {
   workingDirectory,
   type Pending,
 } from './content';
-import { isRecord, strField, type Tally } from './tally';
+import { isRecord, strField, type Tally } from '../tally';
 import { parseToolTags } from './xml-tools';
 
 const file = 'api_conversation_history.json';

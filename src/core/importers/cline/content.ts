@@ -6,7 +6,7 @@
 import { exitCodeInOutput } from '../../tools';
 import type { ToolCall } from '../../tools/types';
 import type { TranscriptItem } from '../types';
-import { isRecord, strField } from './tally';
+import { isRecord, strField } from '../tally';
 import type { TagCall } from './xml-tools';
 
 const personTags = /<(task|feedback|answer|user_message)>\n?([\s\S]*?)\n?<\/\1>/g;

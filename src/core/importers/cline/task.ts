@@ -7,7 +7,7 @@
  */
 import type { ParsedTranscript, TranscriptFileInContext, TranscriptItem, TranscriptMeta } from '../types';
 import { walkApiHistory } from './api-history';
-import { createTally, isRecord, jsonError, strField, withSourceIds, type Tally } from './tally';
+import { createTally, isRecord, jsonError, strField, withSourceIds, type Tally } from '../tally';
 import { readUiMessages, type UiReading } from './ui-messages';
 
 export interface ClineTaskFiles {

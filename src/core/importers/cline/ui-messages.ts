@@ -5,7 +5,7 @@
  * Kinds of message this parser does not know are counted and kept as `other` items.
  */
 import type { TranscriptItem } from '../types';
-import { isRecord, strField, type Tally } from './tally';
+import { isRecord, strField, type Tally } from '../tally';
 
 const file = 'ui_messages.json';
 /** `say` / `ask` values Cline and Roo write; everything else is counted as unknown. */

@@ -6,7 +6,7 @@
 import type { ParsedTranscript, TranscriptItem } from '../types';
 import { recordItems, type MutableMetaLike } from './line-parser';
 import { createMessageState, toolCallItem } from './records';
-import { createTally, isRecord, jsonError, withSourceIds } from './tally';
+import { createTally, isRecord, jsonError, withSourceIds } from '../tally';
 
 export function parseGeminiChatJson(text: string): ParsedTranscript {
   const tally = createTally();

@@ -17,7 +17,7 @@ import {
   timeOf,
   withSourceIds,
   type Tally,
-} from './tally';
+} from '../tally';
 
 export interface GeminiThreadOption {
   /** The thread's id: the subagent chat's `sessionId` (its file `chats/<parent>/<sessionId>.jsonl`). */

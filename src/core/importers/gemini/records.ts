@@ -7,7 +7,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { TranscriptItem } from '../types';
-import { isRecord, strField, timeOf, type Tally } from './tally';
+import { isRecord, strField, timeOf, type Tally } from '../tally';
 
 const finalStatuses = new Set(['success', 'error', 'cancelled']);
 /** Message types the CLI writes (`MessageRecord.type`); `info`/`error`/`warning` are kept as text. */

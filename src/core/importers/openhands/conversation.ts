@@ -8,7 +8,7 @@
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { createEventWalk, eventItems, openActions } from './events';
 import { createV0Walk, openV0Actions, v0EventItems } from './v0';
-import { createTally, isRecord, jsonError, strField, timeOf, withSourceIds } from './tally';
+import { createTally, isRecord, jsonError, strField, timeOf, withSourceIds } from '../tally';
 
 export interface NamedText {
   readonly name: string;

@@ -9,7 +9,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
-import { isRecord, leafText, strField, timeOf, type Tally } from './tally';
+import { isRecord, leafText, strField, timeOf, type Tally } from '../tally';
 
 /** Kinds that say nothing the import keeps: counted as skipped. */
 const skippedKinds = new Set([

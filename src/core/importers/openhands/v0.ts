@@ -7,7 +7,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
-import { isRecord, leafText, strField, timeOf, type Tally } from './tally';
+import { isRecord, leafText, strField, timeOf, type Tally } from '../tally';
 
 /** Action types that are tool calls, and the tool name when `tool_call_metadata` gives none. */
 const toolActions: Record<string, string> = {

@@ -10,7 +10,7 @@
  */
 import type { ToolCall } from '../../tools/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
-import { createTally, isRecord, jsonError, strField, withSourceIds } from './tally';
+import { createTally, isRecord, jsonError, strField, withSourceIds } from '../tally';
 
 const fence = /```(?:mswea_bash_command|bash)[^\n]*\n([\s\S]*?)\n```/g;
 const knownRoles = new Set(['system', 'user', 'assistant', 'tool', 'exit']);

@@ -8,7 +8,7 @@
  * SWE-agent writes no exit codes and no times. `line` is the step's 1-based index.
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
-import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from './tally';
+import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from '../tally';
 
 const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
 

@@ -1,8 +1,8 @@
 /**
  * The counters every parse keeps (records, skipped, unknown, malformed, duplicates) and its problems, turned
- * into the plain `TranscriptStats` at the end. Each importer folder keeps its own copy of this small helper.
+ * into the plain `TranscriptStats` at the end — shared by the importers of document and folder formats.
  */
-import type { TranscriptItem, TranscriptProblem, TranscriptStats } from '../types';
+import type { TranscriptItem, TranscriptProblem, TranscriptStats } from './types';
 
 export interface Tally {
   records: number;
@@ -52,8 +52,8 @@ export function createTally(): Tally {
 }
 
 /**
- * Epoch ms of an ISO time (or a number already in ms); null when it is neither. The SDK writes
- * `datetime.now().isoformat()`, without a zone: read as UTC, so a parse does not depend on the machine's zone.
+ * Epoch ms of an ISO time (or a number already in ms); null when it is neither. A time without a zone (the
+ * OpenHands SDK writes `datetime.now().isoformat()`) is read as UTC, so a parse does not depend on the machine's.
  */
 export function timeOf(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
