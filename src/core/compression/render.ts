@@ -21,7 +21,10 @@ export interface RenderOptions {
   readonly proseStale?: boolean;
   /** Longest text shown for one item; the whole text stays in the history (default 300). */
   readonly maxItemChars?: number;
-  /** Most items one list shows (the newest); the rest are counted, and stay in the checkpoint and the history (default 50). */
+  /**
+   * Most open questions shown (the newest); the rest are counted, and stay in the checkpoint and the history
+   * (default 50). Changed files and checks are always all shown; decisions fold as render-items.ts says.
+   */
   readonly maxListItems?: number;
 }
 
