@@ -16,6 +16,7 @@ import type {
   ToolCall,
   ToolCallFile,
 } from '../core/api';
+import { namedPaths } from '../core/tool-calls/file-changes';
 import { classifyToolCall } from '../core/tools';
 
 export interface WorkspaceEntry {
@@ -53,20 +54,20 @@ type Recorder = { recordToolCall(input: RecordToolCallInput): Promise<RecordedTo
 /** Paths a call may change, as it names them (move/copy sources included), and whether a listing should back it. */
 function touched(call: Pick<ToolCall, 'tool' | 'input'>): { paths: string[]; list: boolean } {
   const meaning = classifyToolCall(call);
-  const paths = new Set<string>();
-  let list = meaning.scripts.length > 0;
-  for (const e of meaning.fileEffects) {
-    if (e.kind === 'bulk' || e.kind === 'modify' || e.kind === 'restore') list = true;
-    // A recursive delete may remove a directory: the listing says which files went.
-    if (e.kind === 'delete' && e.recursive) list = true;
-    if (e.kind === 'bulk' || e.kind === 'mkdir') continue;
-    paths.add(e.path);
-    if (e.kind === 'move' || e.kind === 'copy') paths.add(e.from);
-    if (e.kind === 'edit' && e.from) paths.add(e.from);
-  }
-  // A shell command the classifier reads as nothing in particular may still write files (an inline script).
-  if (meaning.family === 'shell' && meaning.kind === 'other') list = true;
-  return { paths: [...paths], list };
+  const effects = meaning.fileEffects;
+  // A listing backs what the command's text cannot show: scripts, bulk and unreplayable changes, a recursive
+  // delete (which files went), and a shell command the classifier reads as nothing in particular.
+  const list =
+    meaning.scripts.length > 0 ||
+    (meaning.family === 'shell' && meaning.kind === 'other') ||
+    effects.some(
+      (e) =>
+        e.kind === 'bulk' ||
+        e.kind === 'modify' ||
+        e.kind === 'restore' ||
+        (e.kind === 'delete' && e.recursive),
+    );
+  return { paths: namedPaths(effects), list };
 }
 
 async function readAll(read: (path: string) => Promise<CheckpointBody>, paths: readonly string[]) {

@@ -58,17 +58,22 @@ const sameBody = (a: Body, b: Body) => {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 };
 
-/** Paths whose known bodies the plan may need (the engine fetches them before calling `planFileChanges`). */
-export function pathsToKnow(effects: readonly FileEffect[], root: string | null): string[] {
+/** The paths a call's effects name, as they name them: each file, and the source of a move, copy or moved edit. */
+export function namedPaths(effects: readonly FileEffect[]): string[] {
   const paths = new Set<string>();
   for (const e of effects) {
     if (e.kind === 'bulk' || e.kind === 'mkdir') continue;
-    paths.add(recordedPath(e.path, root).path);
+    paths.add(e.path);
     const from = e.kind === 'move' || e.kind === 'copy' || e.kind === 'edit' ? e.from : undefined;
-    if (from) paths.add(recordedPath(from, root).path);
+    if (from) paths.add(from);
   }
   return [...paths];
 }
+
+/** Paths whose known bodies the plan may need (the engine fetches them before calling `planFileChanges`). */
+export const pathsToKnow = (effects: readonly FileEffect[], root: string | null) => [
+  ...new Set(namedPaths(effects).map((path) => recordedPath(path, root).path)),
+];
 
 /** Directories a recursive delete removes: the files the session knows under them are deleted too. */
 export const dirsToKnow = (effects: readonly FileEffect[], root: string | null) =>
