@@ -7,6 +7,7 @@ import { adler32, crc32 } from '../../src/storage/blobs/checksums';
 import { BodyDefect, decodeBody, encodeBody, type EncodedBody } from '../../src/storage/blobs/codec';
 import { applyDelta, DeltaError } from '../../src/storage/blobs/delta';
 import { createDelta } from '../../src/storage/blobs/delta-encode';
+import { createHash } from 'node:crypto';
 import { sha256, toHex } from '../../src/storage/blobs/sha256';
 import { bytesToText, looksBinary, textToBytes } from '../../src/storage/blobs/text';
 import { inflateBounded, inflateBoundedFast, InflateError } from '../../src/storage/blobs/zlib';
@@ -308,6 +309,15 @@ describe('text and hashing', () => {
     expect(toHex(await sha256(utf8('abc')))).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     );
+  });
+
+  it('hashes small bodies in JavaScript and large ones with WebCrypto to the same digest', async () => {
+    // Sizes around the point where hashing moves to WebCrypto, checked against Node's own OpenSSL digest.
+    for (const size of [0, 63, 64, 65, 4096, 256 * 1024, 256 * 1024 + 1, 3 * 1024 * 1024 + 7]) {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31 + (i >> 8)) & 0xff);
+      const expected = createHash('sha256').update(bytes).digest('hex');
+      expect(toHex(await sha256(bytes)), `${size} bytes`).toBe(expected);
+    }
   });
 
   it('keeps the most recently used bodies within its byte budget', () => {

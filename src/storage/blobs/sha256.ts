@@ -1,10 +1,19 @@
+import { sha256 as sha256Sync } from '@noble/hashes/sha2.js';
 import { BrainError } from '../../core/errors';
 
 /**
- * SHA-256 of the raw bytes is a body's identity (as in git, the hash of the uncompressed content).
- * WebCrypto runs it natively in the worker and in Node 20 alike.
+ * Below this size a body is hashed in JavaScript (@noble/hashes), synchronously: WebCrypto's digest is native but
+ * asynchronous, and its hop to another thread costs ~0.4 ms a call — more than hashing 64 KiB here. Checkpoint
+ * bodies are mostly source files of a few KiB, hashed twice each when a batch of tool calls lands.
+ */
+const SYNC_HASH_BYTES = 256 * 1024;
+
+/**
+ * SHA-256 of the raw bytes is a body's identity (as in git, the hash of the uncompressed content). Small inputs
+ * are hashed in JavaScript; large ones by WebCrypto, native in the worker and in Node 20 alike (the same digest).
  */
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  if (bytes.byteLength <= SYNC_HASH_BYTES) return sha256Sync(bytes);
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) {
     throw new BrainError(
