@@ -18,6 +18,20 @@ export interface JsonBounds {
   readonly maxDepth?: number;
   /** When given, JSON text longer than this (as `JSON.stringify` writes it) is refused with `TooLarge`. */
   readonly maxChars?: number;
+  /**
+   * Count strings and keys by their length, not as JSON writes them (escapes make that longer): a lower bound,
+   * with no string written out. The caller then checks the exact length of the text it writes (`jsonText`).
+   */
+  readonly lowerBound?: boolean;
+}
+
+/** The refusal of JSON text longer than the limit. */
+export function tooLargeJson(where: string, chars: number, limit: number): BrainError {
+  return new BrainError(
+    'TooLarge',
+    `${where} is ${grouped(chars)} characters of JSON; the limit is ${grouped(limit)}.`,
+    { chars, limit },
+  );
 }
 
 type Key = string | number;
@@ -80,6 +94,7 @@ function isPlainObject(value: object): boolean {
 export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}): void {
   const maxDepth = bounds.maxDepth ?? maxJsonDepth;
   const counting = bounds.maxChars !== undefined;
+  const exact = bounds.lowerBound !== true;
   let chars = 0;
   let deepest = 0;
   let tooDeepAt: string | null = null;
@@ -108,7 +123,7 @@ export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}
         if (counting) chars += String(item).length;
         return;
       case 'string':
-        if (counting) chars += JSON.stringify(item).length;
+        if (counting) chars += exact ? JSON.stringify(item).length : item.length + 2;
         return;
       case 'object':
         break;
@@ -127,7 +142,7 @@ export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}
     if (depth > maxDepth && tooDeepAt === null) tooDeepAt = formatJsonPath(where, keysOf(cursor));
     if (counting) {
       chars += 2 + Math.max(0, length - 1);
-      if (keys) for (const k of keys) chars += JSON.stringify(k).length + 1;
+      if (keys) for (const k of keys) chars += (exact ? JSON.stringify(k).length : k.length + 2) + 1;
     }
     open.add(item);
     top = cursor;
@@ -157,10 +172,19 @@ export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}
     );
   }
   if (bounds.maxChars !== undefined && chars > bounds.maxChars) {
-    throw new BrainError(
-      'TooLarge',
-      `${where} is ${grouped(chars)} characters of JSON; the limit is ${grouped(bounds.maxChars)}.`,
-      { chars, limit: bounds.maxChars },
-    );
+    // Over the limit already by the lower bound: walk again, counting exactly, for the refusal's figure.
+    if (!exact) checkJson(value, where, { maxDepth, maxChars: bounds.maxChars });
+    throw tooLargeJson(where, chars, bounds.maxChars);
   }
+}
+
+/**
+ * `value` as JSON text, checked as `checkJson` does with `maxChars`, but with its strings written once: the walk
+ * counts a lower bound (nothing written for a value over the limit by it), the text's own length decides.
+ */
+export function jsonText(value: unknown, where: string, maxChars: number): string {
+  checkJson(value, where, { maxChars, lowerBound: true });
+  const text = JSON.stringify(value);
+  if (text.length > maxChars) throw tooLargeJson(where, text.length, maxChars);
+  return text;
 }

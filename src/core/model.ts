@@ -1,5 +1,5 @@
 import { BrainError } from './errors';
-import { checkJson } from './json-bounds';
+import { jsonText } from './json-bounds';
 import type { MessageId, SessionId, StepId, SummaryId, TaskId } from './ids';
 
 export const taskStates = ['running', 'waiting_user', 'done', 'failed', 'superseded'] as const;
@@ -125,7 +125,5 @@ export const defaultMaxStepJsonChars = 8_000_000;
  * `what` names the value in messages and paths (`params`, `result`).
  */
 export function jsonToText(value: unknown, what: string, maxChars: number): string {
-  const json = value === undefined ? null : value;
-  checkJson(json, what, { maxChars });
-  return JSON.stringify(json);
+  return jsonText(value === undefined ? null : value, what, maxChars);
 }

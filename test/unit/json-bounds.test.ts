@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordToLine } from '../../src/core/formats/jsonl';
-import { checkJson, maxJsonDepth } from '../../src/core/json-bounds';
+import { checkJson, jsonText, maxJsonDepth } from '../../src/core/json-bounds';
 import { jsonToText } from '../../src/core/model';
 
 /** `levels` arrays (or objects keyed `a`) inside one another, built without recursion. */
@@ -106,6 +106,14 @@ describe('jsonToText: plain JSON, bounded in depth and size, checked without rec
     ];
     for (const value of values) {
       const length = JSON.stringify(value).length;
+      // jsonText counts a lower bound first, then the text it wrote: the same limit, the same exact figure.
+      expect(jsonText(value, 'v', length)).toBe(JSON.stringify(value));
+      expect(() => jsonText(value, 'v', length - 1)).toThrow(
+        refusal(
+          'TooLarge',
+          `v is ${length.toLocaleString('en-US')} characters of JSON; the limit is ${(length - 1).toLocaleString('en-US')}.`,
+        ),
+      );
       expect(() => checkJson(value, 'v', { maxChars: length })).not.toThrow();
       expect(() => checkJson(value, 'v', { maxChars: length - 1 })).toThrow(
         refusal(

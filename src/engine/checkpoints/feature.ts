@@ -1,6 +1,6 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { BrainError } from '../../core/errors';
-import { asStepId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { asStepId, type CheckpointEntryId, type StepId, type TaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { createBodyCache } from '../../storage/blobs/cache';
 import { BODY_SIZE_CEILING } from '../../storage/blobs/codec';
@@ -40,8 +40,14 @@ export function createCheckpointStore(ctx: EngineContext) {
   const repo = createCheckpointsRepo(db, { cache, now: () => clock.now() });
   const tasks = createTasksRepo(db);
 
-  /** Validates and stores the entries in the caller's transaction (no change notice: the caller emits). */
-  async function store(inputs: readonly CheckpointFileInput[]): Promise<CheckpointEntryId[]> {
+  /**
+   * Validates and stores the entries in the caller's transaction (no change notice: the caller emits). `known`:
+   * steps the caller inserted in this transaction, with their tasks (a batch of tool calls), not looked up again.
+   */
+  async function store(
+    inputs: readonly CheckpointFileInput[],
+    known?: ReadonlyMap<StepId, TaskId>,
+  ): Promise<CheckpointEntryId[]> {
     if (!Array.isArray(inputs))
       throw new BrainError('InvalidArgument', 'checkpointFiles takes an array of changes.');
     // Never above what a read accepts: a body stored over the ceiling could not be read back.
@@ -59,14 +65,18 @@ export function createCheckpointStore(ctx: EngineContext) {
         binary: before.binary || after.binary,
       };
     });
-    const known = new Set<TaskId>();
+    const seen = new Set<TaskId>(known?.values());
     const out: CheckpointEntryId[] = [];
     for (const entry of prepared) {
-      if (!known.has(entry.taskId)) {
+      if (!seen.has(entry.taskId)) {
         await tasks.get(entry.taskId);
-        known.add(entry.taskId);
+        seen.add(entry.taskId);
       }
-      if (entry.stepId !== null && (await repo.taskOfStep(entry.stepId)) !== entry.taskId) {
+      const stepTask =
+        entry.stepId === null
+          ? entry.taskId
+          : (known?.get(entry.stepId) ?? (await repo.taskOfStep(entry.stepId)));
+      if (stepTask !== entry.taskId) {
         throw new BrainError(
           'InvalidArgument',
           `Step ${entry.stepId} does not belong to task ${entry.taskId}.`,

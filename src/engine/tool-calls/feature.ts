@@ -15,9 +15,9 @@ import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
 import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
-import { createBodyKnowledge, createBodyMemory } from './bodies';
+import { createBodyMemory } from './bodies';
 import { MAX_TOOL_CALLS, parseToolCallInput } from './input';
-import { recordOne, type BatchState } from './record';
+import { newBatchState, recordOne } from './record';
 
 export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: CheckpointStore) {
   return {
@@ -39,17 +39,7 @@ export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) 
 
   async function run(inputs: readonly unknown[]): Promise<RecordedToolCalls> {
     const parsed = inputs.map((input, i) => parseToolCallInput(input, inputs.length > 1 ? i : undefined));
-    const batch: BatchState = {
-      bodies: createBodyKnowledge(deps.events, deps.checkpoints.repo, deps.bodyMemory),
-      contexts: new Map(),
-      tasks: new Map(),
-      links: new Map(),
-      stepDocs: [],
-      deferred: { docs: [], touch: new Map() },
-      events: [],
-      remember: [],
-      touched: { steps: new Set(), checkpoints: new Set() },
-    };
+    const batch = newBatchState(deps);
     const loadContext = async (sessionId: SessionId): Promise<ToolContext> => {
       let context = batch.contexts.get(sessionId);
       if (!context) {

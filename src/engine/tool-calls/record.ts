@@ -8,7 +8,7 @@ import type { CheckpointFileInput } from '../../core/api/checkpoints';
 import { BrainError } from '../../core/errors';
 import { parseEventInput, type EventRecord, type SessionEvent } from '../../core/events/model';
 import { stepSearchText } from '../../core/events/step-text';
-import type { CheckpointEntryId, SessionId, TaskId } from '../../core/ids';
+import type { CheckpointEntryId, SessionId, StepId, TaskId } from '../../core/ids';
 import { jsonToText } from '../../core/model';
 import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
 import { dirsToKnow, pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
@@ -19,7 +19,7 @@ import type { EngineContext } from '../context';
 import type { DeferredWrites } from '../events/log';
 import type { HistoryDoc } from '../../storage/sqlite/history-repo';
 import { stepDocument } from '../history/step-index';
-import { bodyKey, type BodyKnowledge } from './bodies';
+import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
 import type { ToolCallsDeps } from './feature';
 
@@ -29,6 +29,8 @@ export interface BatchState {
   readonly contexts: Map<SessionId, ToolContext>;
   readonly tasks: Map<TaskId, SessionId>;
   readonly links: Map<string, Promise<unknown>>;
+  /** The steps this batch inserted, with their tasks (checked once, for the checkpoint store). */
+  readonly steps: Map<StepId, TaskId>;
   /** Search documents of the batch's steps and events, written once at its end. */
   readonly stepDocs: HistoryDoc[];
   readonly deferred: DeferredWrites;
@@ -36,6 +38,25 @@ export interface BatchState {
   /** Bodies to remember once the transaction committed (an id of a rolled-back event may be given out again). */
   readonly remember: [key: string, eventId: number, body: Body][];
   readonly touched: { steps: Set<TaskId>; checkpoints: Set<TaskId> };
+}
+
+/** A new batch's state; `contexts` shared when the caller keeps the classifier's contexts across batches. */
+export function newBatchState(
+  deps: ToolCallsDeps,
+  contexts: Map<SessionId, ToolContext> = new Map(),
+): BatchState {
+  return {
+    bodies: createBodyKnowledge(deps.events, deps.checkpoints.repo, deps.bodyMemory),
+    contexts,
+    tasks: new Map(),
+    links: new Map(),
+    steps: new Map(),
+    stepDocs: [],
+    deferred: { docs: [], touch: new Map() },
+    events: [],
+    remember: [],
+    touched: { steps: new Set(), checkpoints: new Set() },
+  };
 }
 
 const affectsScripts = (c: { path: string; outside: boolean }) => !c.outside && !c.path.startsWith('.agent/');
@@ -90,6 +111,7 @@ export async function recordOne(
   batch.touched.steps.add(p.taskId);
   // The step was just inserted in this transaction: its events need not look it up again.
   batch.links.set(`st${added.id}`, Promise.resolve(p.taskId));
+  batch.steps.set(added.id, p.taskId);
 
   const effects = meaning.failed ? [] : meaning.fileEffects;
   const captured = p.files;
@@ -114,7 +136,7 @@ export async function recordOne(
     before: c.before ?? null,
     after: c.after ?? null,
   }));
-  const entryIds = entryInputs.length === 0 ? [] : await checkpoints.store(entryInputs);
+  const entryIds = entryInputs.length === 0 ? [] : await checkpoints.store(entryInputs, batch.steps);
   if (entryIds.length > 0) batch.touched.checkpoints.add(p.taskId);
   const entryOf = new Map<string, CheckpointEntryId>(
     withBodies.map((c, i) => [c.path, entryIds[i] as CheckpointEntryId]),

@@ -8,24 +8,13 @@ import type { RecordToolCallInput, RecordedToolCall } from '../../core/api/tool-
 import type { SessionId } from '../../core/ids';
 import { toolContextFromJson, toolContextToJson, type ToolContext } from '../../core/tool-calls/context';
 import type { EngineContext } from '../context';
-import { createBodyKnowledge } from './bodies';
 import type { ToolCallsDeps } from './feature';
 import { parseToolCallInput } from './input';
-import { recordOne, type BatchState } from './record';
+import { newBatchState, recordOne } from './record';
 
 export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
   const contexts = new Map<SessionId, ToolContext>();
-  const newBatch = (): BatchState => ({
-    bodies: createBodyKnowledge(deps.events, deps.checkpoints.repo, deps.bodyMemory),
-    contexts,
-    tasks: new Map(),
-    links: new Map(),
-    stepDocs: [],
-    deferred: { docs: [], touch: new Map() },
-    events: [],
-    remember: [],
-    touched: { steps: new Set(), checkpoints: new Set() },
-  });
+  const newBatch = () => newBatchState(deps, contexts);
   let batch = newBatch();
   const touched = { steps: new Set<number>(), checkpoints: new Set<number>() };
   const loadContext = async (sessionId: SessionId): Promise<ToolContext> => {
