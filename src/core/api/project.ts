@@ -94,6 +94,18 @@ export interface WriteFileOptions {
   readonly expectedVersion: FileVersion | null;
 }
 
+/** `writeProjectFile`'s options: the version check, and the one opt-in to write another agent's memory file. */
+export interface ProjectWriteOptions extends WriteFileOptions {
+  /**
+   * `true` writes another agent's memory file (`AGENTS.md`, `CLAUDE.md`, `.cursor/rules/…`: the paths
+   * `listOtherAgentMemory` lists), which is otherwise refused with `PermissionDenied`. Pass it only for a write the
+   * person asked for in so many words (e.g. ticking "also add a pointer line to AGENTS.md"): those files steer
+   * other agents. `expectedVersion` is checked as for any file (a concurrent edit is a `Conflict`, nothing
+   * written). `false` is the same as leaving it out; a value that is not a boolean is `InvalidArgument`.
+   */
+  readonly otherAgentMemory?: boolean;
+}
+
 export interface JsonlAppendResult extends WrittenFile {
   readonly appended: number;
   /** The file ended mid-line (a cut-short write); a line ending was added before the new records. */
@@ -242,10 +254,11 @@ export interface ProjectApi {
   listProjectFiles(dir?: string): Promise<ProjectEntry[]>;
   readProjectFile(path: string): Promise<AgentFileContent>;
   readProjectBytes(path: string): Promise<ProjectFileBytes>;
+  /** Any project file; another agent's memory file only with `{ otherAgentMemory: true }` (`PermissionDenied`). */
   writeProjectFile(
     path: string,
     content: string | Uint8Array,
-    options: WriteFileOptions,
+    options: ProjectWriteOptions,
   ): Promise<WrittenFile>;
   deleteProjectFile(path: string, options: { readonly expectedVersion: FileVersion }): Promise<void>;
 

@@ -1,5 +1,5 @@
 /** The open project's files: `.agent` files and JSONL logs, skills, other agents' memory, any project file. */
-import type { WriteFileOptions } from '../../core/api/project';
+import type { ProjectWriteOptions, WriteFileOptions } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
 import { otherAgentConvention, skillFilePath, skillNameProblem, validateSkillText } from '../../core/formats';
 import type { Json } from '../../core/model';
@@ -14,13 +14,14 @@ import {
 } from '../../storage/agent-folder/project-files';
 import { encodeText } from '../../storage/agent-folder/text';
 import type { CurrentProject } from './current';
-import { requireAgentPath, requireText, requireWriteOptions } from './validate';
+import { requireAgentPath, requireProjectWriteOptions, requireText, requireWriteOptions } from './validate';
 
-function refuseOtherAgentMemory(path: string) {
+/** Other agents' memory files are read-only unless the caller opted in (`writeProjectFile`'s `otherAgentMemory`). */
+function refuseOtherAgentMemory(path: string, how: string) {
   if (otherAgentConvention(path)) {
     throw new BrainError(
       'PermissionDenied',
-      `"${path}" is another agent's memory; agent-brain shows it read-only.`,
+      `"${path}" is another agent's memory; agent-brain shows it read-only${how}.`,
       { path },
     );
   }
@@ -114,10 +115,11 @@ export function createProjectFilesApi(project: CurrentProject) {
       return { path: read, bytes, size, lastModified, version };
     },
 
-    async writeProjectFile(path: string, content: string | Uint8Array, options: WriteFileOptions) {
+    async writeProjectFile(path: string, content: string | Uint8Array, options: ProjectWriteOptions) {
       const checked = normaliseProjectPath(path);
-      refuseOtherAgentMemory(checked);
-      const { expectedVersion } = requireWriteOptions(options);
+      const { expectedVersion, otherAgentMemory } = requireProjectWriteOptions(options);
+      if (!otherAgentMemory)
+        refuseOtherAgentMemory(checked, ' (write it only when the person asks: { otherAgentMemory: true })');
       const bytes =
         content instanceof Uint8Array ? content : encodeText(requireText(content, 'The file content'));
       return writeFile(checked, bytes, expectedVersion);
@@ -127,7 +129,7 @@ export function createProjectFilesApi(project: CurrentProject) {
       const checked = normaliseProjectPath(path);
       if (typeof options?.expectedVersion !== 'string')
         throw new BrainError('InvalidArgument', 'Pass { expectedVersion } from the read.');
-      refuseOtherAgentMemory(checked);
+      refuseOtherAgentMemory(checked, '');
       await folder().remove(checked, { expectedVersion: options.expectedVersion });
       changed(checked);
     },

@@ -1,5 +1,5 @@
 /** What project calls accept: text UTF-8 can store, write options with a version, paths inside `.agent/`. */
-import type { RestoreTarget, WriteFileOptions } from '../../core/api/project';
+import type { ProjectWriteOptions, RestoreTarget, WriteFileOptions } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
 import { asTaskId, type CheckpointEntryId } from '../../core/ids';
 import { requireId } from '../../core/model';
@@ -25,6 +25,18 @@ export function requireWriteOptions(options: unknown): WriteFileOptions {
     );
   }
   return { expectedVersion: expected };
+}
+
+/** `writeProjectFile`'s options: the version, and whether the caller opted in to another agent's memory file. */
+export function requireProjectWriteOptions(options: unknown): Required<ProjectWriteOptions> {
+  const { expectedVersion } = requireWriteOptions(options);
+  const opted = (options as ProjectWriteOptions).otherAgentMemory;
+  if (opted !== undefined && typeof opted !== 'boolean')
+    throw new BrainError(
+      'InvalidArgument',
+      "otherAgentMemory is true (write another agent's memory file, as the person asked) or left out.",
+    );
+  return { expectedVersion, otherAgentMemory: opted === true };
 }
 
 export function requireAgentPath(input: unknown) {

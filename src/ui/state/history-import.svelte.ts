@@ -12,6 +12,7 @@ import {
   type ImportTranscriptResult,
   type SessionId,
 } from '../../lib/index';
+import { withPointerLine } from '../handoff-pointer';
 import type { BrainState } from './brain.svelte';
 
 export const handoffPath = '.agent/SESSION_SUMMARY.md';
@@ -101,9 +102,9 @@ export class HistoryImportState {
   }
 
   /**
-   * Writes the handoff into the open project; `pointer`: also a line in AGENTS.md (or CLAUDE.md if only it exists).
-   * Says what was written; a pointer the engine refuses (it keeps other agents' memory files read-only) is said, and
-   * the handoff stays written.
+   * Writes the handoff into the open project; `pointer` (the person ticked the box): also a line in AGENTS.md (or
+   * CLAUDE.md if only it exists). Says what was written; a pointer that fails (a concurrent edit: `Conflict`) is
+   * said, and the handoff stays written.
    */
   async writeHandoff(sessionId: SessionId, pointer: boolean): Promise<string> {
     const brain = this.#brain();
@@ -115,15 +116,22 @@ export class HistoryImportState {
     await brain.writeAgentFile(handoffPath, text, { expectedVersion: current?.version ?? null });
     if (!pointer) return `Written: ${handoffPath}.`;
     try {
-      return `Written: ${handoffPath}, ${await this.#writePointer(brain)}.`;
+      const { path, added } = await this.#writePointer(brain);
+      return `Written: ${handoffPath}; ${added ? 'pointer line added to' : 'the pointer line was already in'} ${path}.`;
     } catch (error) {
       return `Written: ${handoffPath}. The pointer line was not written: ${this.#source.fail(error)}`;
     }
   }
 
-  async #writePointer(brain: Brain): Promise<string> {
+  /**
+   * Appends the pointer line once to AGENTS.md (CLAUDE.md when only it exists; a new AGENTS.md when neither
+   * does), the file's own bytes kept (`withPointerLine`). The one write of another agent's memory the app makes,
+   * so the one place that passes `otherAgentMemory`; checked against the version read, so an edit made meanwhile
+   * is a `Conflict` and nothing is lost.
+   */
+  async #writePointer(brain: Brain): Promise<{ path: string; added: boolean }> {
     const read = (path: string) =>
-      brain.readProjectFile(path).catch((error: unknown) => {
+      brain.readProjectBytes(path).catch((error: unknown) => {
         if (isBrainError(error, 'NotFound')) return null;
         throw error;
       });
@@ -134,10 +142,12 @@ export class HistoryImportState {
       : claude
         ? ['CLAUDE.md', claude]
         : ['AGENTS.md', null];
-    const text = file?.text ?? '';
-    if (text.includes(pointerLine)) return path;
-    const next = `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${text === '' ? '' : '\n'}${pointerLine}\n`;
-    await brain.writeProjectFile(path, next, { expectedVersion: file?.version ?? null });
-    return path;
+    const next = withPointerLine(file?.bytes ?? new Uint8Array(), pointerLine);
+    if (next === null) return { path, added: false };
+    await brain.writeProjectFile(path, next, {
+      expectedVersion: file?.version ?? null,
+      otherAgentMemory: true,
+    });
+    return { path, added: true };
   }
 }
