@@ -148,13 +148,14 @@ export function createWaSqliteDriver(api: SQLiteAPI, db: number, explainIo?: IoE
     async transaction<T>(fn: () => Promise<T>): Promise<T> {
       const outer = depth === 0;
       const name = `sp${depth}`;
-      await this.exec(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+      // Prepared once like any statement (a savepoint per imported tool call is thousands a transaction).
+      await execute(outer ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`, [], false);
       depth++;
       let result: T;
       try {
         result = await fn();
         // A failed COMMIT (e.g. a full quota) is handled below like any failure: rolled back, then rethrown.
-        await this.exec(outer ? 'COMMIT' : `RELEASE ${name}`);
+        await execute(outer ? 'COMMIT' : `RELEASE ${name}`, [], false);
       } catch (error) {
         const rollback = outer ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`;
         await api.exec(db, rollback).catch(() => undefined);

@@ -6,6 +6,9 @@
  */
 import { openBrain, type Brain, type SessionId, type TaskId } from '../../../src/lib/index';
 import { classifyToolCall } from '../../../src/core/tools';
+import { stepSearchText } from '../../../src/core/events/step-text';
+import { stepOf } from '../../../src/core/tool-calls/records';
+import type { FloorRequest, FloorResult } from './storage-floor-worker';
 import type { ToolCall } from '../../../src/core/tools/types';
 import { bashSession } from '../../fixtures/bash-session';
 import { percentile } from '../lib/history-timing';
@@ -113,6 +116,34 @@ const stats = (samples: number[]) => {
   };
 };
 
+/**
+ * The storage floor (storage-floor-worker.ts): each call's step row and search document alone, written by the
+ * engine's repositories in a worker of their own on OPFS — the texts prepared here, before the clock starts.
+ */
+async function storageFloor(dbName: string, calls: readonly ToolCall[], batchSize: number) {
+  const rows = calls.map((call) => {
+    const step = stepOf(call, classifyToolCall(call));
+    return [
+      JSON.stringify(step.params),
+      JSON.stringify(step.result),
+      stepSearchText(step.params, step.result),
+    ] as const;
+  });
+  const worker = new Worker(new URL('./storage-floor-worker.ts', import.meta.url), { type: 'module' });
+  try {
+    const reply = await new Promise<{ result?: FloorResult; error?: string }>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<{ result?: FloorResult; error?: string }>) =>
+        resolve(event.data);
+      worker.onerror = (event) => reject(new Error(`The storage floor worker failed: ${event.message}`));
+      worker.postMessage({ dbName, batchSize, rows } satisfies FloorRequest);
+    });
+    if (!reply.result) throw new Error(`The storage floor failed: ${reply.error ?? 'no result'}`);
+    return reply.result;
+  } finally {
+    worker.terminate();
+  }
+}
+
 export async function toolCallsBench(options: ToolCallsBenchOptions) {
   const brain = await openBrain({ dbName: options.dbName });
   try {
@@ -131,6 +162,12 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
       progress('recordToolCalls', Math.min(i + options.batchSize, options.batchCalls), options.batchCalls);
     }
     const steps = (await brain.listSteps(batched.taskId)).length;
+    progress('storage floor', 0, 1);
+    const floor = await storageFloor(
+      `${options.dbName}-floor`,
+      all.slice(0, options.batchCalls),
+      options.batchSize,
+    );
 
     // Single calls and the anchor, alternating in blocks of 25 so load drift hits both alike.
     const single = await task(brain, 'single');
@@ -154,6 +191,7 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
         perSecond: (options.batchCalls * 1000) / batchMs,
         steps,
       },
+      floor,
       single: stats(singleSamples),
       anchor: stats(anchorSamples),
       checks: resume.checkpoint.validations.length,
