@@ -22,23 +22,46 @@ export interface NativeDatabase {
 const bind = (params: SqlParams = []): SqlValue[] =>
   params.map((v) => (v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v));
 
+/**
+ * better-sqlite3 binds `?`, not SQLite's numbered `?NNN` (which the repos use to bind one value twice): such a
+ * statement is prepared with plain `?`s and its values put in their order of appearance.
+ */
+function numbered(sql: string): { sql: string; order: number[] | null } {
+  if (!/\?\d/.test(sql)) return { sql, order: null };
+  const order: number[] = [];
+  const plain = sql.replace(/\?(\d+)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  return { sql: plain, order };
+}
+
 export function createBetterSqlite3Driver(db: NativeDatabase): SqlDriver {
-  const statements = new Map<string, NativeStatement>();
-  const statement = (sql: string) => {
-    let stmt = statements.get(sql);
-    if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
-    return stmt;
+  const statements = new Map<string, { stmt: NativeStatement; order: number[] | null }>();
+  /** The prepared statement and its values as it binds them. */
+  const statement = (sql: string, params?: SqlParams): [NativeStatement, SqlValue[]] => {
+    let entry = statements.get(sql);
+    if (!entry) {
+      const { sql: text, order } = numbered(sql);
+      entry = { stmt: db.prepare(text), order };
+      statements.set(sql, entry);
+    }
+    const values = bind(params);
+    return [entry.stmt, entry.order ? entry.order.map((i) => values[i] ?? null) : values];
   };
   let depth = 0;
   return {
     async all<T = Row>(sql: string, params?: SqlParams) {
-      return statement(sql).all(...bind(params)) as T[];
+      const [stmt, values] = statement(sql, params);
+      return stmt.all(...values) as T[];
     },
     async get<T = Row>(sql: string, params?: SqlParams) {
-      return statement(sql).get(...bind(params)) as T | undefined;
+      const [stmt, values] = statement(sql, params);
+      return stmt.get(...values) as T | undefined;
     },
     async run(sql: string, params?: SqlParams): Promise<RunResult> {
-      const { changes, lastInsertRowid } = statement(sql).run(...bind(params));
+      const [stmt, values] = statement(sql, params);
+      const { changes, lastInsertRowid } = stmt.run(...values);
       return { changes, lastInsertRowid: Number(lastInsertRowid) };
     },
     async exec(sql: string) {

@@ -1,0 +1,69 @@
+/**
+ * The import section's engine anchor: the same parse and the same inserts as `importTranscript` in the page — the
+ * engine's own code (createBrainApi: the importers, the tool-call recorder, the repositories, agent.db's schema
+ * as migrated) — on a native SQLite (better-sqlite3 through the driver port) in Node, with no worker, wasm or
+ * OPFS. The transcript is a file-backed Blob (`fs.openAsBlob`), read in the same slices. What the browser stack
+ * costs on top of the engine's work is the page's MB/s against this one's. Loaded with Vite's `runnerImport`.
+ */
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+import { createBrainApi } from '../../../src/engine/create-engine';
+import type { Database } from '../../../src/storage/sqlite/database';
+import { migrate } from '../../../src/storage/sqlite/migrate';
+import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/open';
+import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';
+
+export interface EngineAnchorResult {
+  readonly seconds: number;
+  readonly mbPerSecond: number;
+  readonly toolCalls: number;
+  readonly instructions: number;
+  readonly sqliteVersion: string;
+}
+
+const unused = (what: string) => () => Promise.reject(new Error(`The import anchor does not ${what}.`));
+
+/** Imports `path` (named as the page names it) into a new agent.db on `db`; closes it. */
+export async function engineImportAnchor(
+  db: NativeDatabase,
+  path: string,
+  name = basename(path),
+): Promise<EngineAnchorResult> {
+  const driver = createBetterSqlite3Driver(db);
+  try {
+    // The connection settings open.ts gives the engine's connection (journal and sync as on OPFS).
+    await driver.exec(
+      'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; ' +
+        `PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${PAGE_CACHE_KIB}; PRAGMA locking_mode = EXCLUSIVE;`,
+    );
+    const { version } = await migrate(driver);
+    const database: Database = {
+      name: 'agent.db',
+      driver,
+      schemaVersion: version,
+      exportBytes: unused('export'),
+      importBytes: unused('import databases'),
+      pendingFiles: async () => null,
+      finishInstall: async () => undefined,
+      validateImport: unused('validate databases'),
+      close: () => driver.close(),
+    };
+    const api = createBrainApi({ database, storage: 'memory', lifecycle: { enabled: false } });
+    const data = await openAsBlob(path);
+    const started = performance.now();
+    const result = await api.importTranscript({ files: [{ name, data }] });
+    const seconds = (performance.now() - started) / 1000;
+    const session = result.sessions[0];
+    if (!session) throw new Error(`The anchor imported no session from ${name}.`);
+    const row = await driver.get<{ v: string }>('SELECT sqlite_version() AS v');
+    return {
+      seconds,
+      mbPerSecond: data.size / 1e6 / seconds,
+      toolCalls: session.added.toolCalls,
+      instructions: session.added.instructions,
+      sqliteVersion: row?.v ?? '?',
+    };
+  } finally {
+    await driver.close();
+  }
+}
