@@ -3,7 +3,7 @@
  * about bytes and formats lives in storage/agent-folder and core/formats; this feature validates input
  * (`validate.ts`), keeps the open folder (`current.ts`), announces changes (`project` topic) and hands the memory
  * features their file port. Its parts: `files.ts` (`.agent` and project files, skills), `imports.ts` (projects kept
- * in the browser), `rollback.ts` (restores from checkpoints).
+ * in the browser), `rollback.ts` (restores from checkpoints) with `folder-paths.ts` (recorded paths as the folder's).
  */
 import type { ProjectApi, ProjectSource } from '../../core/api/project';
 import { BrainError } from '../../core/errors';

@@ -1,6 +1,7 @@
 /**
  * Rollback into the open folder: plan a restore of checkpoint entries (or a whole task), apply what the person
  * confirmed, and record the restore as its own finished "Restore: …" task — so the rollback can itself be undone.
+ * Recorded paths are read as paths of the open folder by `folder-paths.ts` (absolute ones through the folder's name).
  */
 import type { CheckpointBody } from '../../core/api/checkpoints';
 import type { RestoreInput, RestorePlan, RestoreResult, RestoreTarget } from '../../core/api/project';
@@ -10,6 +11,7 @@ import { applyRestore, planRestore, type RestoreCheckpointPort } from '../../sto
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { CurrentProject } from './current';
+import { checkpointsInFolder, explainFolderPaths } from './folder-paths';
 import { requireTarget } from './validate';
 
 /** The checkpoint store as rollback uses it: read entries, and record the restore's own changes. */
@@ -78,14 +80,16 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
   return {
     async planRestore(target: RestoreTarget): Promise<RestorePlan> {
       const checked = requireTarget(target);
-      const { files } = await planRestore(project.folder(), checkpointStore(), checked);
-      return { target: checked, files };
+      const f = project.folder();
+      const recordedAs = new Map<string, string>();
+      const { files } = await planRestore(f, checkpointsInFolder(checkpointStore(), f, recordedAs), checked);
+      return { target: checked, files: explainFolderPaths(files, f, recordedAs) };
     },
 
     async restoreCheckpoints(input: RestoreInput): Promise<RestoreResult> {
       const target = requireTarget(input?.target);
       const f = project.folder();
-      const store = checkpointStore();
+      const store = checkpointsInFolder(checkpointStore(), f, new Map());
       const plan = await planRestore(f, store, target);
       const { applied, failure } = await applyRestore(f, plan, input.files);
       if (applied.length === 0) {
