@@ -129,7 +129,7 @@ const appConfig: ViteUserConfig = {
   worker: { format: 'es' as const },
   optimizeDeps: {
     exclude: ['@journeyapps/wa-sqlite'],
-    include: ['comlink', 'fflate', 'diff', 'fossil-delta', 'marked', 'dompurify'],
+    include: ['comlink', 'fflate', 'diff', 'fossil-delta', 'marked', 'dompurify', '@noble/hashes/sha2.js'],
   },
   test: {
     root: here('.'),
@@ -141,6 +141,8 @@ const appConfig: ViteUserConfig = {
           root: here('.'),
           environment: 'node',
           include: ['test/unit/**/*.test.ts'],
+          // Real SQLite work on 2 shared cores: Vitest's 5 s default is passed by a loaded machine, not a bug.
+          testTimeout: 30_000,
         },
       },
       {
