@@ -1,8 +1,9 @@
 /**
  * Rollback into an opened folder of changes recorded elsewhere: an imported Claude Code session (its absolute
- * paths under the agent's cwd, recorded relative to it) restores into the folder holding that project; paths
- * recorded absolute (no root known) land in the folder through its name; a path outside it is never written.
- * The engine on the in-memory SQLite, the folder an in-memory directory handle opened as a picked folder.
+ * paths under the agent's cwd, recorded relative to it) restores into the folder holding that project, or into the
+ * subfolder the agent ran in when the opened folder is above it; paths recorded absolute (no root known) land in
+ * the folder through its name; a path outside it is never written. The engine on the in-memory SQLite, the folder
+ * an in-memory directory handle opened as a picked folder.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrainApi, SessionId } from '../../src/core/api';
@@ -80,6 +81,52 @@ describe('rollback of an imported session into an opened folder', () => {
     // The restore is recorded in the imported session, so it can be undone.
     const restoreTask = await api.getTask(result.restoreTaskId!);
     expect(restoreTask.sessionId).toBe(session!.sessionId);
+  });
+});
+
+describe('an imported session whose agent ran in a subfolder of the opened one', () => {
+  it('restores into the subfolder (the cwd found through the folder’s name), not the same path at the top', async () => {
+    const api = await brain();
+    const base = generateClaudeCodeSession();
+    // The same session, its agent started in packages/core of the ledger repository (every cwd and path moved).
+    const moved = (bytes: Uint8Array) =>
+      new Uint8Array(
+        Buffer.from(
+          Buffer.from(bytes)
+            .toString('latin1')
+            .replaceAll(`${base.truth.cwd}/`, `${base.truth.cwd}/packages/core/`)
+            .replaceAll(`"${base.truth.cwd}"`, `"${base.truth.cwd}/packages/core"`),
+          'latin1',
+        ),
+      );
+    const fixture = {
+      ...base,
+      main: { ...base.main, bytes: moved(base.main.bytes) },
+      subagent: { ...base.subagent, bytes: moved(base.subagent.bytes) },
+      truth: { ...base.truth, cwd: `${base.truth.cwd}/packages/core` },
+    };
+    const edit = firstEdit(fixture);
+    expect(edit.path).toMatch(/^src\//);
+    const [session] = (
+      await api.importTranscript({
+        files: [fixture.main, fixture.subagent].map((f) => ({ name: f.name, data: f.bytes })),
+      })
+    ).sessions;
+    const inCore = `packages/core/${edit.path}`;
+    const top = 'a file of the same name at the top of the repository\n';
+    const dir = memoryDirectory('ledger', { [inCore]: edit.after, [edit.path]: top });
+    await api.openProject({ kind: 'handle', handle: dir.handle });
+    const entryId = await entryOf(api, session!.sessionId, edit.path, edit.after);
+
+    const plan = await api.planRestore({ entryIds: [entryId] });
+    expect(plan.files).toMatchObject([{ path: inCore, state: 'clean', action: 'write' }]);
+    expect(plan.files[0]!.reason).toBe(`Recorded as ${edit.path}: this folder's ${inCore}.`);
+    await api.restoreCheckpoints({
+      target: plan.target,
+      files: plan.files.map((f) => ({ path: f.path, expectedVersion: f.currentVersion })),
+    });
+    expect(text(dir.bytes(inCore))).toBe(edit.before);
+    expect(text(dir.bytes(edit.path))).toBe(top);
   });
 });
 

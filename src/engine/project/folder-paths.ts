@@ -1,15 +1,19 @@
 /**
- * Where a checkpoint's recorded path lands in the open folder, for rollback. Paths recorded relative to the
- * agent's root (its cwd: what importers and `recordToolCall({ root })` give) are the folder's paths as they are.
- * An absolute path — an agent that named files absolutely with no root known (a Gemini CLI chat without its
- * directories, a SWE-agent trajectory without `working_dir`, a caller that passed no root), or a file outside the
- * root the agent had — is read inside the open folder when the folder's name is one of its directories:
- * `/home/dev/projects/ledger/src/x.ts` in a folder named `ledger` is `src/x.ts`. If the name occurs more than once,
- * the first candidate that is a file in the folder wins; with none there, only a single candidate is taken. Any
- * other absolute path stays as recorded, and rollback reports it as outside the folder (never written).
+ * Where a checkpoint's recorded path lands in the open folder, for rollback. A path is recorded relative to the
+ * agent's root when one was known (an importer passes the agent's cwd, `recordToolCall({ root })` its root),
+ * absolute otherwise (a Gemini CLI chat without its directories, a trajectory without `working_dir`, a file
+ * outside the root). The folder handle does not say where it lives, only its name; so the recorded path, made
+ * absolute with the session's root, is looked up through that name: `/home/dev/projects/ledger/src/x.ts` (or
+ * `src/x.ts` recorded under the root `/home/dev/projects/ledger`) in a folder named `ledger` is `src/x.ts`, and
+ * `src/x.ts` recorded under `/home/dev/ledger/packages/core` is `packages/core/src/x.ts` there. The first
+ * candidate that is a file in the folder wins (a name can occur twice in a path); with none there, a relative path
+ * stays as recorded (the folder is taken to be the agent's root, whatever its name) and an absolute one takes its
+ * only candidate. Any other absolute path stays as recorded, and rollback reports it as outside the folder (never
+ * written).
  */
 import { BrainError } from '../../core/errors';
 import type { RestoreFilePlan } from '../../core/api/project';
+import type { TaskId } from '../../core/ids';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
 import type { ProjectCheckpointPort } from './rollback';
 
@@ -22,15 +26,27 @@ async function isFile(folder: AgentFolder, path: string): Promise<boolean> {
   }
 }
 
-/** The recorded path as a path in `folder` (see the module comment); unchanged when it is not absolute. */
-export async function folderPathOf(recorded: string, folder: AgentFolder): Promise<string> {
-  if (!recorded.startsWith('/')) return recorded;
-  const segments = recorded.split('/');
+const isRelative = (path: string) => !path.startsWith('/') && !path.split('/').includes('..');
+
+/** The recorded path as a path in `folder` (see the module comment); `root`: the session's root, if known. */
+export async function folderPathOf(
+  recorded: string,
+  folder: AgentFolder,
+  root: string | null,
+): Promise<string> {
+  const absolute = recorded.startsWith('/')
+    ? recorded
+    : root !== null && root.startsWith('/') && isRelative(recorded)
+      ? `${root.replace(/\/+$/, '')}/${recorded.replace(/^\.\//, '')}`
+      : null;
+  if (absolute === null) return recorded;
+  const segments = absolute.split('/');
   const candidates: string[] = [];
   segments.forEach((segment, i) => {
     if (segment === folder.name && i < segments.length - 1) candidates.push(segments.slice(i + 1).join('/'));
   });
   for (const candidate of candidates) if (await isFile(folder, candidate)) return candidate;
+  if (!recorded.startsWith('/')) return recorded;
   return candidates.length === 1 ? (candidates[0] as string) : recorded;
 }
 
@@ -41,21 +57,22 @@ export async function folderPathOf(recorded: string, folder: AgentFolder): Promi
 export function checkpointsInFolder(
   port: ProjectCheckpointPort,
   folder: AgentFolder,
+  rootOf: (taskId: TaskId) => Promise<string | null>,
   recordedAs: Map<string, string>,
 ): ProjectCheckpointPort {
-  const map = async (recorded: string) => {
-    const path = await folderPathOf(recorded, folder);
+  const map = async (recorded: string, taskId: TaskId) => {
+    const path = await folderPathOf(recorded, folder, await rootOf(taskId));
     if (path !== recorded) recordedAs.set(path, recorded);
     return path;
   };
   return {
     async listCheckpoints(taskId) {
       const entries = await port.listCheckpoints(taskId);
-      return Promise.all(entries.map(async (e) => ({ ...e, path: await map(e.path) })));
+      return Promise.all(entries.map(async (e) => ({ ...e, path: await map(e.path, taskId) })));
     },
     async readCheckpoint(entryId) {
       const read = await port.readCheckpoint(entryId);
-      return { ...read, path: await map(read.path) };
+      return { ...read, path: await map(read.path, read.taskId) };
     },
     checkpointFiles: (inputs) => port.checkpointFiles(inputs),
   };

@@ -1,15 +1,18 @@
 /**
  * Rollback into the open folder: plan a restore of checkpoint entries (or a whole task), apply what the person
  * confirmed, and record the restore as its own finished "Restore: …" task — so the rollback can itself be undone.
- * Recorded paths are read as paths of the open folder by `folder-paths.ts` (absolute ones through the folder's name).
+ * Recorded paths are read as paths of the open folder by `folder-paths.ts` (through the session's root and the
+ * folder's name).
  */
 import type { CheckpointBody } from '../../core/api/checkpoints';
 import type { RestoreInput, RestorePlan, RestoreResult, RestoreTarget } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
 import { asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { toolContextFromJson } from '../../core/tool-calls/context';
 import { applyRestore, planRestore, type RestoreCheckpointPort } from '../../storage/agent-folder/restore';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
 import type { CurrentProject } from './current';
 import { checkpointsInFolder, explainFolderPaths } from './folder-paths';
 import { requireTarget } from './validate';
@@ -55,6 +58,22 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
     return port;
   }
 
+  /** The root the recorder kept for a task's session (the agent's cwd of an imported one), cached per call. */
+  function rootOf(): (taskId: TaskId) => Promise<string | null> {
+    const tasks = createTasksRepo(ctx.db);
+    const contexts = createToolContextRepo(ctx.db);
+    const cache = new Map<TaskId, Promise<string | null>>();
+    const load = async (taskId: TaskId) => {
+      const { sessionId } = await tasks.get(taskId);
+      return sessionId === null ? null : toolContextFromJson(await contexts.get(sessionId)).root;
+    };
+    return (taskId) => {
+      let root = cache.get(taskId);
+      if (!root) cache.set(taskId, (root = load(taskId)));
+      return root;
+    };
+  }
+
   /** A finished "Restore: …" task beside the restored task(s), holding the restore's own checkpoint entries. */
   async function restoreTask(taskIds: readonly TaskId[]): Promise<TaskId> {
     const now = ctx.clock.now();
@@ -82,14 +101,15 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       const checked = requireTarget(target);
       const f = project.folder();
       const recordedAs = new Map<string, string>();
-      const { files } = await planRestore(f, checkpointsInFolder(checkpointStore(), f, recordedAs), checked);
+      const store = checkpointsInFolder(checkpointStore(), f, rootOf(), recordedAs);
+      const { files } = await planRestore(f, store, checked);
       return { target: checked, files: explainFolderPaths(files, f, recordedAs) };
     },
 
     async restoreCheckpoints(input: RestoreInput): Promise<RestoreResult> {
       const target = requireTarget(input?.target);
       const f = project.folder();
-      const store = checkpointsInFolder(checkpointStore(), f, new Map());
+      const store = checkpointsInFolder(checkpointStore(), f, rootOf(), new Map());
       const plan = await planRestore(f, store, target);
       const { applied, failure } = await applyRestore(f, plan, input.files);
       if (applied.length === 0) {

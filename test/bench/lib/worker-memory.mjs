@@ -1,0 +1,181 @@
+/**
+ * The page's dedicated workers' memory, sampled over the Chrome DevTools Protocol while something runs. A CDP
+ * session on the page auto-attaches to its workers (non-flat sessions, so Playwright's own flat session on the same
+ * page is untouched), holds each new worker before its script runs and instruments `WebAssembly` there (every
+ * `WebAssembly.Memory` constructed or exported by an instance is remembered: SQLite's heap), then lets it start.
+ * Each sample asks every worker for `Runtime.getHeapUsage` (the V8 heap: used, and total = what V8 has committed;
+ * `backingStorageSize` = ArrayBuffer backing stores outside the heap — the wasm memory is not among them, measured:
+ * 1.6 MB beside a 17 MB memory) and the byte length of its wasm memories. The peak kept per worker is the largest
+ * heapTotal + backing + wasm of one sample, with each part's own maximum beside it. (`Runtime.queryObjects`, the
+ * obvious way to find the memories, crashes a worker target in Chromium 156.)
+ *
+ * Create the sampler before the page starts the worker (a worker it finds running cannot be instrumented and is
+ * refused at the first sample):
+ *   const sampler = await sampleWorkerMemory(page);
+ *   sampler.start();                      // polls every intervalMs until stop()
+ *   … the work …
+ *   const peak = await sampler.stop();    // { samples, heapUsed, heapTotal, backing, wasm, sum } in bytes
+ */
+const MiB = 1024 * 1024;
+
+/** Run in a worker before its script: remembers every wasm memory made or exported there. */
+const INSTRUMENT = `(() => {
+  const seen = (globalThis.__benchWasmMemories = []);
+  const keep = (x) => { if (x instanceof WebAssembly.Memory && !seen.includes(x)) seen.push(x); };
+  const scan = (exports) => { for (const v of Object.values(exports ?? {})) keep(v); };
+  WebAssembly.Memory = new Proxy(WebAssembly.Memory, {
+    construct(target, args) { const m = Reflect.construct(target, args); keep(m); return m; },
+  });
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async (...args) => {
+    const r = await instantiate(...args);
+    scan((r.instance ?? r).exports);
+    return r;
+  };
+  const streaming = WebAssembly.instantiateStreaming;
+  if (streaming) WebAssembly.instantiateStreaming = async (...args) => {
+    const r = await streaming(...args);
+    scan(r.instance.exports);
+    return r;
+  };
+})()`;
+const WASM_BYTES =
+  'globalThis.__benchWasmMemories?.reduce((n, m) => n + m.buffer.byteLength, 0) ?? null';
+
+/** Returns a sampler bound to `page`'s workers (present and future). */
+export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map();
+  const pending = new Map();
+  let nextId = 1;
+  let failure = null;
+
+  function send(sessionId, method, params = {}) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      cdp
+        .send('Target.sendMessageToTarget', {
+          sessionId,
+          message: JSON.stringify({ id, method, params }),
+        })
+        .catch((error) => {
+          pending.delete(id);
+          reject(error);
+        });
+    });
+  }
+
+  cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const reply = JSON.parse(message);
+    const waiter = reply.id === undefined ? undefined : pending.get(reply.id);
+    if (!waiter) return;
+    pending.delete(reply.id);
+    if (reply.error) waiter.reject(new Error(`CDP ${reply.error.message}`));
+    else waiter.resolve(reply.result);
+  });
+  cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo, waitingForDebugger }) => {
+    if (targetInfo.type !== 'worker') return;
+    workers.set(sessionId, { url: targetInfo.url });
+    const go = () => send(sessionId, 'Runtime.runIfWaitingForDebugger');
+    const ready = waitingForDebugger
+      ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(go)
+      : go();
+    ready.catch((error) => {
+      failure ??= error;
+    });
+  });
+  cdp.on('Target.detachedFromTarget', ({ sessionId }) => workers.delete(sessionId));
+  await cdp.send('Target.setAutoAttach', {
+    autoAttach: true,
+    waitForDebuggerOnStart: true,
+    flatten: false,
+  });
+
+  async function sampleOne(sessionId, worker) {
+    const [heap, wasm] = await Promise.all([
+      send(sessionId, 'Runtime.getHeapUsage'),
+      send(sessionId, 'Runtime.evaluate', { expression: WASM_BYTES, returnByValue: true }),
+    ]);
+    if (typeof wasm.result.value !== 'number')
+      throw new Error(`Worker ${worker.url} was not instrumented (it started before the sampler).`);
+    return {
+      heapUsed: heap.usedSize,
+      heapTotal: heap.totalSize,
+      backing: heap.backingStorageSize ?? 0,
+      wasm: wasm.result.value,
+    };
+  }
+
+  const peaks = new Map();
+  let samples = 0;
+  let running = false;
+  let loop = null;
+
+  async function round() {
+    const entries = [...workers.entries()];
+    const results = await Promise.all(
+      entries.map(([sessionId, worker]) =>
+        sampleOne(sessionId, worker).catch((error) =>
+          // A worker that went away between the listing and the reply is not a failure of the measure.
+          workers.has(sessionId) ? Promise.reject(error) : null,
+        ),
+      ),
+    );
+    for (const [i, r] of results.entries()) {
+      if (r === null) continue;
+      const key = entries[i][1].url;
+      const p = peaks.get(key) ?? { heapUsed: 0, heapTotal: 0, backing: 0, wasm: 0, sum: 0 };
+      p.heapUsed = Math.max(p.heapUsed, r.heapUsed);
+      p.heapTotal = Math.max(p.heapTotal, r.heapTotal);
+      p.backing = Math.max(p.backing, r.backing);
+      p.wasm = Math.max(p.wasm, r.wasm);
+      // What the worker holds at one moment: V8's committed heap, buffers outside it, SQLite's wasm memory.
+      p.sum = Math.max(p.sum, r.heapTotal + r.backing + r.wasm);
+      peaks.set(key, p);
+    }
+    if (results.some((r) => r !== null)) samples++;
+  }
+
+  return {
+    /** Workers attached so far (url list). */
+    workers: () => [...workers.values()].map((w) => w.url),
+    start() {
+      peaks.clear();
+      samples = 0;
+      running = true;
+      loop = (async () => {
+        while (running) {
+          const started = Date.now();
+          try {
+            await round();
+          } catch (error) {
+            failure = error;
+            running = false;
+          }
+          const wait = intervalMs - (Date.now() - started);
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      })();
+    },
+    /** Stops after one last round; the peaks of the worker that peaked highest, in bytes, and the sample count. */
+    async stop() {
+      running = false;
+      await loop;
+      if (failure) throw failure;
+      await round();
+      const all = [...peaks.values()];
+      if (all.length === 0 || samples === 0)
+        throw new Error('No worker memory sample was taken (no worker attached?).');
+      const top = all.reduce((a, b) => (b.sum > a.sum ? b : a));
+      return { ...top, samples, workers: all.length };
+    },
+    async dispose() {
+      running = false;
+      await loop;
+      await cdp.detach().catch(() => {});
+    },
+  };
+}
+
+export const mib = (bytes) => `${(bytes / MiB).toFixed(0)} MiB`;
