@@ -39,8 +39,7 @@ const INSTRUMENT = `(() => {
     return r;
   };
 })()`;
-const WASM_BYTES =
-  'globalThis.__benchWasmMemories?.reduce((n, m) => n + m.buffer.byteLength, 0) ?? null';
+const WASM_BYTES = 'globalThis.__benchWasmMemories?.reduce((n, m) => n + m.buffer.byteLength, 0) ?? null';
 
 /** Returns a sampler bound to `page`'s workers (present and future). */
 export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
