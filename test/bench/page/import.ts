@@ -3,7 +3,7 @@
  * memory over CDP around the import alone, test/bench/lib/worker-memory.mjs):
  * - `prepare`: the generated Claude-Code-shaped session (progress records, edits with `originalFile`, ~1 MB and 5 MB
  *   results, compactions) with its `file-history/<session>/<hash>@vN` backups, or the Codex-shaped rollout, of about
- *   `mb` MB, built in the page as Blobs (lines generated one by one, never one string);
+ *   `mb` MB, written by the page to an OPFS file (lines generated one by one, never one string), the backups Blobs;
  * - `open`: a fresh brain (its own agent.db) for that transcript;
  * - `run`: `importTranscript` of the files (the worker reads them in slices); MB/s, the counts against what was
  *   generated;
@@ -39,9 +39,14 @@ interface Prepared {
 const prepared = new Map<Agent, Prepared>();
 let brain: Brain | null = null;
 
-/** Lines of `stream` until about `bytes`, as a Blob built from 1 MiB parts. */
-function blobOf(lines: Iterator<string>, bytes: number, phase: string): Blob {
-  const parts: Blob[] = [];
+/**
+ * Lines of `stream` until about `bytes`, written to an OPFS file in 1 MiB parts: a File on disk, as a picked
+ * file is (a Blob of 500 MB in memory is refused by Chromium's blob storage in an incognito-like context).
+ */
+async function fileOf(lines: Iterator<string>, bytes: number, name: string, phase: string): Promise<File> {
+  const dir = await navigator.storage.getDirectory();
+  const handle = await dir.getFileHandle(name, { create: true });
+  const out = await handle.createWritable();
   let chunk: string[] = [];
   let chunkBytes = 0;
   let total = 0;
@@ -51,15 +56,20 @@ function blobOf(lines: Iterator<string>, bytes: number, phase: string): Blob {
     chunk.push(next.value, '\n');
     chunkBytes += next.value.length + 1;
     if (chunkBytes >= 1 << 20) {
-      parts.push(new Blob(chunk));
+      await out.write(chunk.join(''));
       total += chunkBytes;
       chunk = [];
       chunkBytes = 0;
       progress(phase, Math.min(total, bytes), bytes);
     }
   }
-  parts.push(new Blob(chunk));
-  return new Blob(parts);
+  await out.write(chunk.join(''));
+  await out.close();
+  return handle.getFile();
+}
+
+async function removeFile(name: string) {
+  await (await navigator.storage.getDirectory()).removeEntry(name);
 }
 
 async function sha256(text: string): Promise<string> {
@@ -86,10 +96,10 @@ async function prepare(agent: Agent, mb: number) {
     counts = c;
     lines = codexStream(16, Number.MAX_SAFE_INTEGER, c);
   }
-  const blob = blobOf(lines, bytes, `generating ${agent}`);
   const name =
     agent === 'claude-code' ? `${claudeStreamSessionId}.jsonl` : 'rollout-2026-11-01T00-00-00-big.jsonl';
-  const files = [{ name, data: blob }];
+  const blob = await fileOf(lines, bytes, `bench-import-${name}`, `generating ${agent}`);
+  const files: { name: string; data: Blob }[] = [{ name, data: blob }];
   const backupHashes = new Map<string, string>();
   for (const b of backups) {
     files.push({ name: `file-history/${claudeStreamSessionId}/${b.name}`, data: new Blob([b.body]) });
@@ -179,13 +189,15 @@ async function storage(agent: Agent) {
 async function again(agent: Agent) {
   const b = brain!;
   const before = await rowCounts(b);
-  const result = await b.importTranscript({ files: prepared.get(agent)!.files });
+  const files = prepared.get(agent)!.files;
+  const result = await b.importTranscript({ files });
   const after = await rowCounts(b);
   const added = Object.values(result.sessions[0]!.added).reduce((n, v) => n + v, 0);
   const changed = Object.keys(before).filter(
     (k) => before[k as keyof typeof before] !== after[k as keyof typeof after],
   );
   prepared.delete(agent);
+  await removeFile(`bench-import-${files[0]!.name}`);
   return { added, changed, rows: before };
 }
 
