@@ -1,6 +1,6 @@
 /**
  * Section "import": other agents' transcripts imported by `importTranscript` in the page (headless Chromium,
- * worker, wa-sqlite on OPFS; the files Blobs read in slices) — a generated Claude-Code-shaped session (mostly
+ * worker, wa-sqlite on OPFS; the transcript an OPFS File, read in slices) — a generated Claude-Code-shaped session (mostly
  * `progress` records; Bash calls, Edit/Write calls with `originalFile`, ~1 MB and 5 MB results, compactions) with
  * its `file-history` backups, and a Codex-shaped rollout, each into its own agent.db — against a native anchor in
  * Node on the same bytes: readline + JSON.parse + better-sqlite3 inserts (one row per record, one transaction).
@@ -196,7 +196,7 @@ function report(engine, native, { mb, codexMb, loadBefore, loadAfter }) {
       `A generated Claude-Code-shaped session of ${mb} MB (24 \`progress\` records per Bash call; an Edit or Write ` +
         `of one of 6 source files with \`originalFile\` every 4th turn; a ~1 MB Bash result every 100th turn, one ` +
         `of 5 MB; a compaction every 1,500 turns) with its \`file-history\` backups, and a Codex-shaped rollout of ` +
-        `${codexMb} MB, imported as Blobs from the page, each into a fresh agent.db; the native anchor reads the ` +
+        `${codexMb} MB, written by the page to OPFS files (the backups Blobs) and imported each into a fresh agent.db; the native anchor reads the ` +
         `same bytes in Node (readline + JSON.parse, progress lines skipped by a substring test, one better-sqlite3 ` +
         `row per record, one transaction). Load average (1 min, 2 cores): ${loadBefore.toFixed(2)} before, ` +
         `${loadAfter.toFixed(2)} after.`,
