@@ -112,16 +112,23 @@ export class WriteBuffer {
       first.length = needed;
       return;
     }
-    const merged = new Uint8Array(newEnd - start);
+    // Bridging extents: they become one. Its bytes grow like an append's (the first extent's array when it starts
+    // the run and has room, else one of double the capacity), so a transaction writing pages into the gaps between
+    // runs copies each byte a bounded number of times instead of allocating the whole run again at every merge.
+    const needed = newEnd - start;
+    const reuse = first.start === start && first.bytes.byteLength >= needed;
+    const merged = reuse
+      ? first.bytes
+      : new Uint8Array(first.start === start ? Math.max(needed, first.bytes.byteLength * 2) : needed);
     let replaced = 0;
     for (let k = i; k < j; k++) {
       const e = this.extents[k]!;
-      merged.set(e.bytes.subarray(0, e.length), e.start - start);
+      if (!(reuse && k === i)) merged.set(e.bytes.subarray(0, e.length), e.start - start);
       replaced += e.length;
     }
     merged.set(data, offset - start);
-    this.extents.splice(i, j - i, { start, bytes: merged, length: merged.byteLength });
-    this.bytes += merged.byteLength - replaced;
+    this.extents.splice(i, j - i, { start, bytes: merged, length: needed });
+    this.bytes += needed - replaced;
   }
 
   /**

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { chunksOf } from '../../src/engine/importers/bytes';
+import { readLines } from '../../src/engine/importers/lines';
+import { createRandom } from '../helpers/random';
+
+/** Text with what splits badly: multi-byte characters, CRLF, empty lines, a line longer than a chunk. */
+function awkwardBytes(seed: number, lines: number): { bytes: Uint8Array; expected: string[] } {
+  const random = createRandom(seed);
+  const pieces = ['plain', 'é', '€', '😀', '\t', 'ü', '"quoted"', '\\', 'x'.repeat(300)];
+  const expected: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    const n = random.int(0, 40);
+    let line = '';
+    for (let k = 0; k < n; k++) line += pieces[random.int(0, pieces.length)];
+    if (i === 7) line = '€'.repeat(200_000); // ~600 KB: longer than the chunks below
+    expected.push(line);
+  }
+  const text = expected.map((l, i) => (i % 3 === 0 ? `${l}\r\n` : `${l}\n`)).join('');
+  return { bytes: new TextEncoder().encode(text), expected };
+}
+
+async function linesOf(data: Uint8Array | Blob): Promise<{ lines: string[]; torn: boolean }> {
+  const lines: string[] = [];
+  const { torn } = await readLines(data, { line: (text) => void lines.push(text) });
+  return { lines, torn };
+}
+
+describe('transcript bytes', () => {
+  it('gives a Blob back chunk by chunk, byte for byte, through its reused buffer', async () => {
+    const { bytes } = awkwardBytes(3, 2_000);
+    const blob = new Blob([bytes]);
+    const seen: number[] = [];
+    const out = new Uint8Array(bytes.byteLength);
+    let at = 0;
+    for await (const chunk of chunksOf(blob, 64 * 1024)) {
+      expect(chunk.byteLength).toBeLessThanOrEqual(64 * 1024);
+      out.set(chunk, at);
+      at += chunk.byteLength;
+      seen.push(chunk.byteLength);
+    }
+    expect(at).toBe(bytes.byteLength);
+    expect(out).toEqual(bytes);
+    expect(seen.length).toBeGreaterThan(bytes.byteLength / (64 * 1024) - 1);
+  });
+
+  it('reads the same lines from a Blob and from bytes, split across chunks anywhere', async () => {
+    const { bytes, expected } = awkwardBytes(5, 3_000);
+    const fromBlob = await linesOf(new Blob([bytes]));
+    const fromBytes = await linesOf(bytes);
+    expect(fromBlob.lines).toEqual(expected);
+    expect(fromBytes.lines).toEqual(expected);
+    expect(fromBlob.torn).toBe(false);
+  });
+
+  it('keeps a torn last line and replaces bytes that are not UTF-8, from a Blob', async () => {
+    const head = new TextEncoder().encode('{"a":1}\n{"b":');
+    const bad = Uint8Array.from([0xff, 0xfe, 0x41]);
+    const { lines, torn } = await linesOf(new Blob([head, bad]));
+    expect(lines).toEqual(['{"a":1}', '{"b":\uFFFD\uFFFDA']);
+    expect(torn).toBe(true);
+  });
+
+  it('stops reading when the reader stops early, and reads an empty Blob as nothing', async () => {
+    const { bytes } = awkwardBytes(9, 2_000);
+    let chunks = 0;
+    for await (const chunk of chunksOf(new Blob([bytes]), 16 * 1024)) {
+      expect(chunk.byteLength).toBeGreaterThan(0);
+      if (++chunks === 2) break;
+    }
+    expect(chunks).toBe(2);
+    const none: Uint8Array[] = [];
+    for await (const chunk of chunksOf(new Blob([]))) none.push(chunk);
+    expect(none).toEqual([]);
+  });
+});
