@@ -2,11 +2,11 @@
  * The import section's engine anchor: the same parse and the same inserts as `importTranscript` in the page — the
  * engine's own code (createBrainApi: the importers, the tool-call recorder, the repositories, agent.db's schema
  * as migrated) — on a native SQLite (better-sqlite3 through the driver port) in Node, with no worker, wasm or
- * OPFS. The transcript is a file-backed Blob (`fs.openAsBlob`), read in the same slices. What the browser stack
- * costs on top of the engine's work is the page's MB/s against this one's. Loaded with Vite's `runnerImport`.
+ * OPFS. The transcript is a file-backed Blob (`fs.openAsBlob`), read in the same slices; its file-history
+ * backups are Blobs, as the page gives them. What the browser stack costs on top of the engine's work is the
+ * page's MB/s against this one's. Loaded with Vite's `runnerImport`.
  */
 import { openAsBlob } from 'node:fs';
-import { basename } from 'node:path';
 import { createBrainApi } from '../../../src/engine/create-engine';
 import type { Database } from '../../../src/storage/sqlite/database';
 import { migrate } from '../../../src/storage/sqlite/migrate';
@@ -23,11 +23,13 @@ export interface EngineAnchorResult {
 
 const unused = (what: string) => () => Promise.reject(new Error(`The import anchor does not ${what}.`));
 
-/** Imports `path` (named as the page names it) into a new agent.db on `db`; closes it. */
+/** A file of the import: a transcript on disk (read as a file-backed Blob), or a small one in memory (a backup). */
+export type AnchorFile = { readonly name: string } & ({ readonly path: string } | { readonly text: string });
+
+/** Imports `files` (named as the page names them) into a new agent.db on `db`; closes it. */
 export async function engineImportAnchor(
   db: NativeDatabase,
-  path: string,
-  name = basename(path),
+  files: readonly AnchorFile[],
 ): Promise<EngineAnchorResult> {
   const driver = createBetterSqlite3Driver(db);
   try {
@@ -49,16 +51,23 @@ export async function engineImportAnchor(
       close: () => driver.close(),
     };
     const api = createBrainApi({ database, storage: 'memory', lifecycle: { enabled: false } });
-    const data = await openAsBlob(path);
+    const input = await Promise.all(
+      files.map(async (f) => ({
+        name: f.name,
+        data: 'path' in f ? await openAsBlob(f.path) : new Blob([f.text]),
+      })),
+    );
+    // MB/s of the transcript (the first file), as the page counts it; the backups ride along.
+    const bytes = input[0]?.data.size ?? 0;
     const started = performance.now();
-    const result = await api.importTranscript({ files: [{ name, data }] });
+    const result = await api.importTranscript({ files: input });
     const seconds = (performance.now() - started) / 1000;
     const session = result.sessions[0];
-    if (!session) throw new Error(`The anchor imported no session from ${name}.`);
+    if (!session) throw new Error(`The anchor imported no session from ${files[0]?.name}.`);
     const row = await driver.get<{ v: string }>('SELECT sqlite_version() AS v');
     return {
       seconds,
-      mbPerSecond: data.size / 1e6 / seconds,
+      mbPerSecond: bytes / 1e6 / seconds,
       toolCalls: session.added.toolCalls,
       instructions: session.added.instructions,
       sqliteVersion: row?.v ?? '?',
