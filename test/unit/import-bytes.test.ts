@@ -4,7 +4,7 @@ import { readLines } from '../../src/engine/importers/lines';
 import { createRandom } from '../helpers/random';
 
 /** Text with what splits badly: multi-byte characters, CRLF, empty lines, a line longer than a chunk. */
-function awkwardBytes(seed: number, lines: number): { bytes: Uint8Array; expected: string[] } {
+function awkwardBytes(seed: number, lines: number): { bytes: Uint8Array<ArrayBuffer>; expected: string[] } {
   const random = createRandom(seed);
   const pieces = ['plain', 'é', '€', '😀', '\t', 'ü', '"quoted"', '\\', 'x'.repeat(300)];
   const expected: string[] = [];

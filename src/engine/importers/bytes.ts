@@ -53,7 +53,8 @@ export async function* chunksOf(data: Bytes, chunkBytes = CHUNK_BYTES): AsyncGen
   let buffer = new ArrayBuffer(chunkBytes);
   try {
     for (;;) {
-      // Filled as far as the stream delivers at once; the buffer comes back (transferred) with the bytes.
+      // As much as the stream delivers at once (~256 KiB in Chromium); the buffer comes back (transferred) with the
+      // bytes.
       const { value, done } = await reader.read(new Uint8Array(buffer, 0, chunkBytes));
       if (done || value === undefined) break;
       if (value.byteLength > 0) yield value;

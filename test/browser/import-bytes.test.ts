@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { chunksOf } from '../../src/engine/importers/bytes';
+import { readLines } from '../../src/engine/importers/lines';
+
+/** Bytes that are not a whole number of Chromium's stream reads, with lines split across chunks. */
+const line = new TextEncoder().encode('{"type":"progress","data":"é€😀 xxxxxxxxxxxxxxxxxxxxxxxx"}\n');
+
+function bytesOf(size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  for (let at = 0; at < size; at += line.length)
+    out.set(line.subarray(0, Math.min(line.length, size - at)), at);
+  return out;
+}
+
+async function viaOpfs(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<File> {
+  const dir = await navigator.storage.getDirectory();
+  const handle = await dir.getFileHandle(name, { create: true });
+  const writable = await handle.createWritable();
+  await writable.write(bytes);
+  await writable.close();
+  return handle.getFile();
+}
+
+describe('transcript bytes in Chromium', () => {
+  for (const [what, size] of [
+    ['a Blob of 9 MiB and 3 bytes', 9 * 1024 * 1024 + 3],
+    ['a Blob of exactly two chunks', 8 * 1024 * 1024],
+    ['a small Blob', 1000],
+  ] as const) {
+    it(`reads ${what} back whole, from memory and from an OPFS file`, async () => {
+      const bytes = bytesOf(size);
+      for (const data of [new Blob([bytes]), await viaOpfs(`bytes-${size}.jsonl`, bytes)]) {
+        const out = new Uint8Array(size);
+        let at = 0;
+        for await (const chunk of chunksOf(data)) {
+          out.set(chunk, at);
+          at += chunk.byteLength;
+        }
+        expect(at).toBe(size);
+        let differs = -1;
+        for (let i = 0; i < size && differs < 0; i++) if (out[i] !== bytes[i]) differs = i;
+        expect(differs, 'first byte that differs').toBe(-1);
+        let lines = 0;
+        await readLines(data, { line: () => void lines++ });
+        expect(lines).toBe(Math.ceil(size / line.length));
+      }
+    });
+  }
+});
