@@ -4,14 +4,53 @@
  */
 import type { TranscriptItem, TranscriptProblem, TranscriptStats } from './types';
 
-export interface Tally {
+/** What every parse counts, the streaming line parsers' states included. */
+export interface ParseCounters {
   records: number;
   malformed: number;
   duplicates: number;
-  tornLastLine: boolean;
   readonly skipped: Record<string, number>;
   readonly unknown: Record<string, number>;
   readonly problems: TranscriptProblem[];
+}
+
+export const newCounters = (): ParseCounters => ({
+  records: 0,
+  malformed: 0,
+  duplicates: 0,
+  skipped: {},
+  unknown: {},
+  problems: [],
+});
+
+/** A line that could not be read: counted and named; it yields no item. */
+export function malformedLine(c: ParseCounters, line: number, message: string): TranscriptItem[] {
+  c.malformed++;
+  c.problems.push({ line, message });
+  return [];
+}
+
+/** Takes back the malformed-line problem of `line` (a torn last line is not malformed); true when there was one. */
+export function retractMalformed(c: ParseCounters, line: number): boolean {
+  const at = c.problems.findIndex((p) => p.line === line);
+  if (at < 0) return false;
+  c.problems.splice(at, 1);
+  c.malformed--;
+  return true;
+}
+
+/** The plain stats of what was counted (copies: the parse goes on counting). */
+export const countedStats = (c: ParseCounters, tornLastLine: boolean): TranscriptStats => ({
+  records: c.records,
+  skipped: { ...c.skipped },
+  unknown: { ...c.unknown },
+  malformed: c.malformed,
+  duplicates: c.duplicates,
+  tornLastLine,
+});
+
+export interface Tally extends ParseCounters {
+  tornLastLine: boolean;
   skip(type: string): void;
   unknownType(type: string): void;
   problem(line: number, message: string, file?: string): void;
@@ -39,14 +78,7 @@ export function createTally(): Tally {
     problem(line, message, file) {
       problems.push(file === undefined ? { line, message } : { line, message, file });
     },
-    stats: () => ({
-      records: tally.records,
-      skipped: { ...skipped },
-      unknown: { ...unknown },
-      malformed: tally.malformed,
-      duplicates: tally.duplicates,
-      tornLastLine: tally.tornLastLine,
-    }),
+    stats: () => countedStats(tally, tally.tornLastLine),
   };
   return tally;
 }

@@ -2,7 +2,8 @@
  * The Claude Code session parser (see ../README.md): one line at a time, progress records skipped before any
  * parse, every other record parsed once and dispatched by `type`.
  */
-import type { LineParser, TranscriptItem, TranscriptMeta, TranscriptStats } from '../types';
+import { countedStats, malformedLine, retractMalformed } from '../tally';
+import type { LineParser, TranscriptMeta, TranscriptStats } from '../types';
 import { placeRecord } from './dag';
 import { asFields, str, timeOf, type Fields } from './json';
 import { flushPending, readAssistant, readUser } from './messages';
@@ -39,10 +40,10 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
         value = JSON.parse(line);
       } catch (e) {
         lastFailed = lineNo;
-        return malformed(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
+        return malformedLine(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
       }
       const record = asFields(value);
-      if (record === null) return malformed(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
+      if (record === null) return malformedLine(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
       s.out = [];
       readRecord(s, record, lineNo);
       return s.out;
@@ -50,11 +51,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
     finish(opts) {
       if (opts?.torn === true && lastFailed !== null) {
         tornLastLine = true;
-        const at = s.problems.findIndex((p) => p.line === lastFailed);
-        if (at >= 0) {
-          s.problems.splice(at, 1);
-          s.malformed--;
-        }
+        retractMalformed(s, lastFailed);
       }
       s.out = [];
       flushCompaction(s, null, null);
@@ -62,22 +59,9 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
       return s.out;
     },
     meta: () => metaOf(s),
-    stats: (): TranscriptStats => ({
-      records: s.records,
-      skipped: { ...s.skipped },
-      unknown: { ...s.unknown },
-      malformed: s.malformed,
-      duplicates: s.duplicates,
-      tornLastLine,
-    }),
+    stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],
   };
-}
-
-function malformed(s: ParserState, line: number, message: string): TranscriptItem[] {
-  s.malformed++;
-  s.problems.push({ line, message });
-  return [];
 }
 
 function readRecord(s: ParserState, record: Fields, line: number): void {

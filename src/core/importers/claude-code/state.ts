@@ -3,7 +3,8 @@
  * (calls waiting for a result, the uuids seen with their thread, each thread's tip, a compaction boundary waiting
  * for its summary, the backups already announced).
  */
-import type { TranscriptItem, TranscriptProblem } from '../types';
+import { newCounters, type ParseCounters } from '../tally';
+import type { TranscriptItem } from '../types';
 
 export interface ClaudeCodeThreadOption {
   /** The thread's id (e.g. `agent-<agentId>` from the subagent file's name). */
@@ -47,15 +48,9 @@ export interface MutableMeta {
   summaryTitle: string | null;
 }
 
-export interface ParserState {
+export interface ParserState extends ParseCounters {
   readonly options: ClaudeCodeParserOptions;
   readonly meta: MutableMeta;
-  records: number;
-  malformed: number;
-  duplicates: number;
-  readonly skipped: Record<string, number>;
-  readonly unknown: Record<string, number>;
-  readonly problems: TranscriptProblem[];
   /** uuid → the thread it belongs to ('' = main). */
   readonly seen: Map<string, string>;
   /** thread ('' = main) → the uuid of its last record. */
@@ -84,12 +79,7 @@ export function createState(options: ClaudeCodeParserOptions): ParserState {
       aiTitle: null,
       summaryTitle: null,
     },
-    records: 0,
-    malformed: 0,
-    duplicates: 0,
-    skipped: {},
-    unknown: {},
-    problems: [],
+    ...newCounters(),
     seen: new Map(),
     tips: new Map(),
     threads: new Set(),

@@ -2,7 +2,8 @@
  * The Codex CLI rollout parser (see ../README.md): each line a `{timestamp, type, payload}` RolloutLine,
  * dispatched by `type`; tool calls come out when their output arrives.
  */
-import type { LineParser, TranscriptItem, TranscriptMeta, TranscriptStats } from '../types';
+import { countedStats, malformedLine, retractMalformed } from '../tally';
+import type { LineParser, TranscriptMeta, TranscriptStats } from '../types';
 import { flushCompaction, mergeCompaction, other, readEvent, readResponseItem } from './items';
 import { asFields, isBlank, leafText, str, timeOf, type Fields } from './json';
 import { count, createState, type CodexParserOptions, type ParserState } from './state';
@@ -33,10 +34,10 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
         value = JSON.parse(line);
       } catch (e) {
         lastFailed = lineNo;
-        return malformed(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
+        return malformedLine(s, lineNo, `Line ${lineNo} is not valid JSON (${(e as Error).message}).`);
       }
       const record = asFields(value);
-      if (record === null) return malformed(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
+      if (record === null) return malformedLine(s, lineNo, `Line ${lineNo} is JSON but not an object.`);
       s.out = [];
       s.lineItems = 0;
       readLine(s, record, lineNo);
@@ -44,12 +45,7 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
     },
     finish(opts) {
       if (opts?.torn === true && lastFailed !== null) {
-        const at = s.problems.findIndex((p) => p.line === lastFailed);
-        if (at >= 0) {
-          s.problems.splice(at, 1);
-          s.malformed--;
-          tornLastLine = true;
-        }
+        if (retractMalformed(s, lastFailed)) tornLastLine = true;
       }
       s.out = [];
       flushCompaction(s);
@@ -58,22 +54,9 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
       return s.out;
     },
     meta: (): TranscriptMeta => ({ agent: 'codex', ...s.meta }),
-    stats: (): TranscriptStats => ({
-      records: s.records,
-      skipped: { ...s.skipped },
-      unknown: { ...s.unknown },
-      malformed: s.malformed,
-      duplicates: s.duplicates,
-      tornLastLine,
-    }),
+    stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],
   };
-}
-
-function malformed(s: ParserState, line: number, message: string): TranscriptItem[] {
-  s.malformed++;
-  s.problems.push({ line, message });
-  return [];
 }
 
 function readLine(s: ParserState, record: Fields, line: number): void {
@@ -98,11 +81,11 @@ function readLine(s: ParserState, record: Fields, line: number): void {
     }
     case 'response_item':
       if (payload !== null) readResponseItem(s, payload, p);
-      else malformed(s, line, `Line ${line} is a response_item without a payload.`);
+      else malformedLine(s, line, `Line ${line} is a response_item without a payload.`);
       return;
     case 'event_msg':
       if (payload !== null) readEvent(s, payload, p);
-      else malformed(s, line, `Line ${line} is an event_msg without a payload.`);
+      else malformedLine(s, line, `Line ${line} is an event_msg without a payload.`);
       return;
     default:
       if (readLegacy(s, type, record, p)) return;

@@ -3,7 +3,8 @@
  * the mirror queues that keep a message written twice (response item and event) from counting twice, and the
  * recent instructions a rollback can point at.
  */
-import type { TranscriptFileBody, TranscriptItem, TranscriptProblem } from '../types';
+import { newCounters, type ParseCounters } from '../tally';
+import type { TranscriptFileBody, TranscriptItem } from '../types';
 
 export interface CodexThreadOption {
   /** The thread's id (e.g. the subagent rollout's `session_meta.id`). */
@@ -48,7 +49,7 @@ export interface MutableMeta {
   parentSessionId: string | null;
 }
 
-export interface ParserState {
+export interface ParserState extends ParseCounters {
   readonly thread: string | null;
   readonly threadOption: CodexThreadOption | null;
   /** The `thread` item was given out. */
@@ -57,12 +58,6 @@ export interface ParserState {
   agentName: string | null;
   readonly meta: MutableMeta;
   sawMeta: boolean;
-  records: number;
-  malformed: number;
-  duplicates: number;
-  readonly skipped: Record<string, number>;
-  readonly unknown: Record<string, number>;
-  readonly problems: TranscriptProblem[];
   readonly pending: Map<string, PendingCall>;
   compaction: PendingCompaction | null;
   /** Texts seen from one side (`item` = response_item, `event` = event_msg) not yet matched by the other. */
@@ -90,12 +85,7 @@ export function createState(options: CodexParserOptions): ParserState {
       parentSessionId: null,
     },
     sawMeta: false,
-    records: 0,
-    malformed: 0,
-    duplicates: 0,
-    skipped: {},
-    unknown: {},
-    problems: [],
+    ...newCounters(),
     pending: new Map(),
     compaction: null,
     mirrors: {},
