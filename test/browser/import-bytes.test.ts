@@ -46,4 +46,37 @@ describe('transcript bytes in Chromium', () => {
       }
     });
   }
+
+  it('reads a 256 MiB OPFS file through to its end in a worker, three times, as an import does', async () => {
+    // Chromium 156 stalled a BYOB read of a file's stream in a worker (the read never settled) after a few hundred
+    // MB; the worker then sat silent, which a page sees only as a call that never returns.
+    const lineBytes = new TextEncoder().encode(`{"type":"progress","data":"${'x'.repeat(1990)}"}\n`);
+    const block = new Uint8Array(lineBytes.length * 4096);
+    for (let i = 0; i < 4096; i++) block.set(lineBytes, i * lineBytes.length);
+    const dir = await navigator.storage.getDirectory();
+    const handle = await dir.getFileHandle('bytes-large.jsonl', { create: true });
+    const writable = await handle.createWritable();
+    const blocks = Math.ceil((256 * 1024 * 1024) / block.length);
+    for (let i = 0; i < blocks; i++) await writable.write(block);
+    await writable.close();
+    const worker = new Worker(new URL('./import-bytes.worker.ts', import.meta.url), { type: 'module' });
+    try {
+      const reply = await new Promise<{
+        results?: { lines: number; torn: boolean; chars: number }[];
+        error?: string;
+      }>((resolve, reject) => {
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.onmessage = (event) => {
+          if (!('progress' in event.data)) resolve(event.data);
+        };
+        void handle.getFile().then((file) => worker.postMessage({ file, passes: 3 }));
+      });
+      expect(reply.error).toBeUndefined();
+      const expected = { lines: blocks * 4096, torn: false, chars: blocks * 4096 * (lineBytes.length - 1) };
+      expect(reply.results).toEqual([expected, expected, expected]);
+    } finally {
+      worker.terminate();
+      await dir.removeEntry('bytes-large.jsonl');
+    }
+  }, 60_000);
 });

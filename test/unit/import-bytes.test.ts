@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunksOf } from '../../src/engine/importers/bytes';
+import { CHUNK_BYTES, chunksOf } from '../../src/engine/importers/bytes';
 import { readLines } from '../../src/engine/importers/lines';
 import { createRandom } from '../helpers/random';
 
@@ -26,21 +26,21 @@ async function linesOf(data: Uint8Array | Blob): Promise<{ lines: string[]; torn
 }
 
 describe('transcript bytes', () => {
-  it('gives a Blob back chunk by chunk, byte for byte, through its reused buffer', async () => {
+  it('gives a Blob back slice by slice, byte for byte', async () => {
     const { bytes } = awkwardBytes(3, 2_000);
     const blob = new Blob([bytes]);
     const seen: number[] = [];
     const out = new Uint8Array(bytes.byteLength);
     let at = 0;
     for await (const chunk of chunksOf(blob, 64 * 1024)) {
-      expect(chunk.byteLength).toBeLessThanOrEqual(64 * 1024);
+      expect(chunk.byteLength === 64 * 1024 || at + chunk.byteLength === bytes.byteLength).toBe(true);
       out.set(chunk, at);
       at += chunk.byteLength;
       seen.push(chunk.byteLength);
     }
     expect(at).toBe(bytes.byteLength);
-    expect(out).toEqual(bytes);
-    expect(seen.length).toBeGreaterThan(bytes.byteLength / (64 * 1024) - 1);
+    expect(Buffer.compare(out, bytes)).toBe(0);
+    expect(seen.length).toBe(Math.ceil(bytes.byteLength / (64 * 1024)));
   });
 
   it('reads the same lines from a Blob and from bytes, split across chunks anywhere', async () => {
@@ -50,6 +50,26 @@ describe('transcript bytes', () => {
     expect(fromBlob.lines).toEqual(expected);
     expect(fromBytes.lines).toEqual(expected);
     expect(fromBlob.torn).toBe(false);
+  });
+
+  it('joins a line across many chunks, and a CRLF or a character split at a chunk boundary', async () => {
+    const encoder = new TextEncoder();
+    const long = 'a€'.repeat(900_000); // 3.6 MB: four chunks and more
+    const head = encoder.encode(`${'x'.repeat(CHUNK_BYTES - 2)}\r\n`); // the CRLF straddles the first boundary
+    const mid = encoder.encode(`${'y'.repeat(CHUNK_BYTES - 1)}€\n`); // the € straddles the second
+    const tail = encoder.encode(`${long}\n\nlast`);
+    const bytes = new Uint8Array(head.length + mid.length + tail.length);
+    bytes.set(head, 0);
+    bytes.set(mid, head.length);
+    bytes.set(tail, head.length + mid.length);
+    expect(head.length).toBe(CHUNK_BYTES);
+    const expected = ['x'.repeat(CHUNK_BYTES - 2), `${'y'.repeat(CHUNK_BYTES - 1)}€`, long, '', 'last'];
+    for (const data of [new Blob([bytes]), bytes]) {
+      const { lines, torn } = await linesOf(data);
+      expect(lines.length).toBe(expected.length);
+      for (const [i, line] of expected.entries()) expect(lines[i] === line, `line ${i + 1}`).toBe(true);
+      expect(torn).toBe(true);
+    }
   });
 
   it('keeps a torn last line and replaces bytes that are not UTF-8, from a Blob', async () => {

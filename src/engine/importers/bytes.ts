@@ -1,13 +1,14 @@
 /**
- * Reading a transcript's bytes without holding them whole: a Uint8Array is viewed in chunks, a Blob/File read
- * into one reused buffer (or slice by slice where its stream cannot fill a given buffer). UTF-8 is decoded with replacement (bytes that
- * are not UTF-8 become U+FFFD, never an error), carrying a character split across two chunks over.
+ * Reading a transcript's bytes without holding them whole: a Uint8Array is viewed in chunks, a Blob/File read in
+ * slices of 1 MiB, the next one already being read while the caller decodes the current one. UTF-8 is decoded with
+ * replacement (bytes that are not UTF-8 become U+FFFD, never an error), carrying a character split across two
+ * chunks over.
  */
 import { BrainError } from '../../core/errors';
 
 export type Bytes = Uint8Array | Blob;
 
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+export const CHUNK_BYTES = 1024 * 1024;
 
 export const sizeOf = (data: Bytes): number => (data instanceof Uint8Array ? data.byteLength : data.size);
 
@@ -27,42 +28,28 @@ async function slice(data: Bytes, start: number, end: number): Promise<Uint8Arra
   return new Uint8Array(await data.slice(start, end).arrayBuffer());
 }
 
-/** A reader of `blob` into buffers the caller gives (a byte stream), or null where the platform has none. */
-function byobReader(blob: Blob): ReadableStreamBYOBReader | null {
-  try {
-    return blob.stream().getReader({ mode: 'byob' });
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The chunks of `data` in order. A Blob is read through one reused buffer where its stream is a byte stream (as
- * in Chromium), so a 500 MB transcript allocates 4 MiB, not a fresh 4 MiB ArrayBuffer a slice left to the garbage
- * collector: each chunk is valid only until the next one is asked for (readers decode it at once). Elsewhere,
- * slice by slice.
+ * The chunks of `data` in order, each a fresh array of `chunkBytes` (the last one shorter). A Blob is read slice by
+ * slice with one slice read ahead: at most two chunks are held, and each is garbage as soon as the caller has
+ * decoded it. Not its stream: in Chromium 156 a byte stream read into the caller's buffer (BYOB), consumed as fast
+ * as an import decodes it, stops delivering after a few hundred MB, and the read never settles (reproduced in
+ * test/browser/import-bytes.test.ts); its default reader holds more than a slice does (measured: 70–128 MiB of
+ * buffers against 37 for 1 MiB slices, reading 1.2 GB).
  */
 export async function* chunksOf(data: Bytes, chunkBytes = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   const size = sizeOf(data);
-  const reader = data instanceof Uint8Array || size === 0 ? null : byobReader(data);
-  if (!reader) {
-    for (let at = 0; at < size; at += chunkBytes)
-      yield await slice(data, at, Math.min(size, at + chunkBytes));
+  if (data instanceof Uint8Array) {
+    for (let at = 0; at < size; at += chunkBytes) yield data.subarray(at, Math.min(size, at + chunkBytes));
     return;
   }
-  let buffer = new ArrayBuffer(chunkBytes);
-  try {
-    for (;;) {
-      // As much as the stream delivers at once (~256 KiB in Chromium); the buffer comes back (transferred) with the
-      // bytes.
-      const { value, done } = await reader.read(new Uint8Array(buffer, 0, chunkBytes));
-      if (done || value === undefined) break;
-      if (value.byteLength > 0) yield value;
-      buffer = value.buffer as ArrayBuffer;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+  const read = (at: number) => slice(data, at, Math.min(size, at + chunkBytes));
+  let next = size > 0 ? read(0) : null;
+  for (let at = 0; next !== null; at += chunkBytes) {
+    const chunk = await next;
+    next = at + chunkBytes < size ? read(at + chunkBytes) : null;
+    // A read ahead that the caller never awaits (it stopped early) must not surface as an unhandled rejection.
+    next?.catch(() => undefined);
+    yield chunk;
   }
 }
 

@@ -14,7 +14,9 @@ export interface LineSink {
 
 export async function readLines(data: Bytes, sink: LineSink): Promise<{ lines: number; torn: boolean }> {
   const decoder = new TextDecoder('utf-8');
-  let carry = '';
+  // The line being assembled, in pieces: a chunk's text is never concatenated whole with what came before (a
+  // copy of every chunk), and a line longer than a chunk is joined once, when its newline comes.
+  const pending: string[] = [];
   let lineNo = 0;
   let done = 0;
   const emit = async (text: string) => {
@@ -23,17 +25,25 @@ export async function readLines(data: Bytes, sink: LineSink): Promise<{ lines: n
   };
   for await (const chunk of chunksOf(data)) {
     done += chunk.byteLength;
-    const text = carry + decoder.decode(chunk, { stream: true });
+    const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      await emit(text.slice(start, nl));
+      const piece = text.slice(start, nl);
+      if (pending.length === 0) await emit(piece);
+      else {
+        pending.push(piece);
+        const whole = pending.join('');
+        pending.length = 0;
+        await emit(whole);
+      }
       start = nl + 1;
     }
-    carry = text.slice(start);
+    if (start < text.length) pending.push(start === 0 ? text : text.slice(start));
     await sink.read?.(done);
   }
-  carry += decoder.decode();
-  const torn = carry !== '';
-  if (torn) await emit(carry);
+  const rest = decoder.decode();
+  if (rest !== '') pending.push(rest);
+  const torn = pending.length > 0;
+  if (torn) await emit(pending.join(''));
   return { lines: lineNo, torn };
 }
