@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { utf8Length } from '../../src/storage/sqlite/wa-sqlite-driver';
 import { freshDb } from './helpers';
 
 describe('the wa-sqlite driver', () => {
@@ -14,6 +15,30 @@ describe('the wa-sqlite driver', () => {
     expect(rows[0]).toEqual({ n: big, b: new Uint8Array([1, 2, 3]), r: 0.5 });
     expect(await db.get('SELECT typeof(n) AS t FROM t WHERE rowid = 1')).toEqual({ t: 'integer' });
     expect(rows[1]?.n).toBe(2n ** 60n);
+    await db.close();
+  });
+
+  it('binds strings of every kind exactly as their UTF-8, short and long', async () => {
+    const db = await freshDb();
+    const texts = [
+      '',
+      'plain',
+      'é€ and 😀 and 𝄞',
+      `a lone high \uD800 and low \uDC00 surrogate, and one at the end \uD83D`,
+      'x'.repeat(70_000) + '€😀', // past the short-string allocation
+      '€'.repeat(90_000),
+    ];
+    for (const text of texts) {
+      const bytes = new TextEncoder().encode(text);
+      expect(utf8Length(text)).toBe(bytes.length);
+      const row = await db.get<{ t: string; n: number; h: string }>(
+        'SELECT ?1 AS t, length(CAST(?1 AS BLOB)) AS n, hex(CAST(?1 AS BLOB)) AS h',
+        [text],
+      );
+      expect(row?.n).toBe(bytes.length);
+      expect(row?.h).toBe(Buffer.from(bytes).toString('hex').toUpperCase());
+      expect(row?.t === new TextDecoder().decode(bytes)).toBe(true);
+    }
     await db.close();
   });
 

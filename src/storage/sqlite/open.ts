@@ -67,7 +67,7 @@ export async function createSqliteEngine(
       } catch (error) {
         throw translateSqliteError(error);
       }
-      const driver = createWaSqliteDriver(api, db, where === 'main' ? main?.explainIo : undefined);
+      const driver = createWaSqliteDriver(api, db, where === 'main' ? main?.explainIo : undefined, module);
       try {
         // DELETE journal + FULL sync: OPFSCoopSyncVFS refuses TRUNCATE/PERSIST, and WAL needs exclusive locking.
         // temp_store = MEMORY: statement journals (triggers, multi-row changes) need no durability; on OPFS they

@@ -63,7 +63,77 @@ export function translateSqliteError(error: unknown, sql?: string, explainIo?: I
   return error;
 }
 
-function bindValue(api: SQLiteAPI, stmt: number, index: number, value: SqlValue | boolean | undefined): void {
+/** The parts of the Emscripten module a text binding needs (the build exports them; the package ships no types). */
+interface WasmHeap {
+  HEAPU8: Uint8Array;
+  _sqlite3_malloc(bytes: number): number;
+  _sqlite3_bind_text(stmt: number, index: number, text: number, bytes: number, destructor: number): number;
+  _getSqliteFree(): number;
+}
+
+function wasmHeap(module: unknown): WasmHeap | null {
+  const m = module as Partial<WasmHeap> | null;
+  return m &&
+    m.HEAPU8 instanceof Uint8Array &&
+    typeof m._sqlite3_malloc === 'function' &&
+    typeof m._sqlite3_bind_text === 'function' &&
+    typeof m._getSqliteFree === 'function'
+    ? (m as WasmHeap)
+    : null;
+}
+
+/** UTF-8 length of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      bytes += 1;
+      continue;
+    }
+    // 3 bytes; a surrogate pair is 4 for its 2 units (a lone surrogate is U+FFFD: 3).
+    bytes += 2;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return bytes;
+}
+
+const textEncoder = new TextEncoder();
+/** Below this many UTF-16 units a string gets its worst case (3 bytes a unit) rather than a counting pass. */
+const COUNT_ABOVE = 64 * 1024;
+
+/**
+ * Binds a string by encoding it straight into SQLite's heap (`encodeInto`), which SQLite then owns and frees.
+ * wa-sqlite's own `bind_text` encodes into a fresh ArrayBuffer first and copies that in: one short-lived buffer
+ * per bound string, which a long import turns into hundreds of MB waiting for the garbage collector.
+ */
+function bindText(heap: WasmHeap, stmt: number, index: number, text: string): number {
+  const capacity = text.length <= COUNT_ABOVE ? text.length * 3 : utf8Length(text);
+  const ptr = heap._sqlite3_malloc(capacity + 1);
+  if (ptr === 0) return SQLite.SQLITE_NOMEM;
+  // Read HEAPU8 after the allocation: a growing wasm memory replaces it.
+  const { read, written } = textEncoder.encodeInto(text, heap.HEAPU8.subarray(ptr, ptr + capacity));
+  // SQLite owns the allocation from here, even when the call fails.
+  const rc = heap._sqlite3_bind_text(stmt, index, ptr, written, heap._getSqliteFree());
+  if (read !== text.length)
+    throw new BrainError(
+      'Internal',
+      `A string of ${text.length} UTF-16 units did not fit in ${capacity} bytes.`,
+    );
+  return rc;
+}
+
+function bindValue(
+  api: SQLiteAPI,
+  heap: WasmHeap | null,
+  stmt: number,
+  index: number,
+  value: SqlValue | boolean | undefined,
+): void {
   if (value === undefined || value === null) {
     api.bind_null(stmt, index);
   } else if (typeof value === 'number') {
@@ -72,6 +142,9 @@ function bindValue(api: SQLiteAPI, stmt: number, index: number, value: SqlValue 
     else api.bind_double(stmt, index, value);
   } else if (typeof value === 'boolean') {
     api.bind_int(stmt, index, value ? 1 : 0);
+  } else if (typeof value === 'string' && heap) {
+    const rc = bindText(heap, stmt, index, value);
+    if (rc !== SQLite.SQLITE_OK) throw new SQLiteError(`sqlite3_bind_text failed (${rc})`, rc);
   } else {
     api.bind(stmt, index, value);
   }
@@ -94,7 +167,14 @@ function readRow(api: SQLiteAPI, stmt: number, columns: readonly string[]): Row 
 }
 
 /** Wraps one open wa-sqlite connection. Statements are prepared once and cached. */
-export function createWaSqliteDriver(api: SQLiteAPI, db: number, explainIo?: IoErrorExplainer): SqlDriver {
+export function createWaSqliteDriver(
+  api: SQLiteAPI,
+  db: number,
+  explainIo?: IoErrorExplainer,
+  /** The wasm module, for binding strings without a copy (wa-sqlite's own binding where it is not given). */
+  module?: unknown,
+): SqlDriver {
+  const heap = wasmHeap(module);
   const cache = new Map<string, { stmt: number; columns: string[] }>();
   let depth = 0;
   let closed = false;
@@ -116,7 +196,7 @@ export function createWaSqliteDriver(api: SQLiteAPI, db: number, explainIo?: IoE
     const rows: Row[] = [];
     try {
       api.clear_bindings(stmt);
-      for (let i = 0; i < params.length; i++) bindValue(api, stmt, i + 1, params[i]);
+      for (let i = 0; i < params.length; i++) bindValue(api, heap, stmt, i + 1, params[i]);
       while ((await api.step(stmt)) === SQLite.SQLITE_ROW) {
         if (collect && rows.length < limit) rows.push(readRow(api, stmt, columns));
         if (rows.length >= limit) break;
