@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { zlibSync } from 'fflate';
 import { applyDelta as fossilApply, createDelta as fossilCreate } from 'fossil-delta';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,13 @@ import { createDelta } from '../../src/storage/blobs/delta-encode';
 import { createHash } from 'node:crypto';
 import { sha256, toHex } from '../../src/storage/blobs/sha256';
 import { bytesToText, looksBinary, textToBytes } from '../../src/storage/blobs/text';
-import { inflateBounded, inflateBoundedFast, InflateError } from '../../src/storage/blobs/zlib';
+import {
+  deflate,
+  inflateBounded,
+  inflateBoundedFast,
+  InflateError,
+  STORED_BELOW,
+} from '../../src/storage/blobs/zlib';
 import { createRandom } from '../helpers/random';
 
 /** The same seed, the same bytes. */
@@ -216,6 +222,40 @@ describe('bounded inflate', () => {
       expect(peak).toBeLessThan(96 << 20);
     }
   }, 60_000);
+});
+
+describe('deflate of a small body', () => {
+  const small = utf8('@@ -3,1 +3,2 @@ a small delta of one edited line\n'.repeat(6));
+
+  it('is one stored block below STORED_BELOW, a valid zlib stream any inflater reads', async () => {
+    expect(small.length).toBeLessThan(STORED_BELOW);
+    const stream = deflate(small);
+    expect(stream.length).toBe(small.length + 11);
+    expect(stream[2]).toBe(0x01);
+    expect(Buffer.compare(inflateSync(stream), small)).toBe(0);
+    expect(Buffer.compare(inflateBounded(stream, small.length), small)).toBe(0);
+    const larger = utf8(sourceText(40, 3));
+    expect(larger.length).toBeGreaterThanOrEqual(STORED_BELOW);
+    expect(deflate(larger).length).toBeLessThan(larger.length / 2);
+  });
+
+  it('refuses a stored block whose padding, LEN or NLEN was changed, though the bytes would come out right', async () => {
+    const stream = deflate(small);
+    for (const [at, what] of [
+      [2, 'padding'],
+      [3, 'LEN'],
+      [4, 'LEN'],
+      [5, 'NLEN'],
+      [6, 'NLEN'],
+    ] as const) {
+      for (const mask of [0x80, 0x10, 0x02]) {
+        if (at === 2 && mask === 0x02) continue; // that bit is BTYPE: no longer a stored block (fflate refuses it)
+        const damaged = stream.slice();
+        damaged[at] = (damaged[at] as number) ^ mask;
+        expect(() => inflateBounded(damaged, small.length), `${what} ^ ${mask}`).toThrow(InflateError);
+      }
+    }
+  });
 });
 
 describe('body codec', () => {

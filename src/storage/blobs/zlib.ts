@@ -17,8 +17,16 @@ export class InflateError extends Error {
 
 export type DeflateLevel = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 
+/**
+ * Below this size a body (in practice: the delta of a small edit) is framed as stored blocks. Compressing it saves
+ * at most a few hundred bytes, and fflate allocates ~170 KiB of state per call to do it (a 64 KiB window, a
+ * 100 KB symbol buffer, a hash head): an import's thousands of small deltas left hundreds of MB of it to the
+ * garbage collector. Level 0 allocates only the output; the stream is the same valid zlib.
+ */
+export const STORED_BELOW = 512;
+
 export function deflate(raw: Uint8Array, level: DeflateLevel = 6): Uint8Array {
-  return zlibSync(raw, { level });
+  return zlibSync(raw, { level: raw.length < STORED_BELOW ? 0 : level });
 }
 
 /**
@@ -122,6 +130,20 @@ function checkHeader(stream: Uint8Array): void {
   if (cmf !== 0x78 || ((cmf << 8) | flg) % 31 !== 0)
     throw new InflateError('the zlib header is not one we write', 'malformed');
   if (flg & 0x20) throw new InflateError('the stream asks for a preset dictionary', 'malformed');
+  // One final stored block (what `deflate` writes for a small body): inflaters copy its bytes without looking at
+  // the padding bits or NLEN, so they are checked here — every byte of the stream then counts.
+  const first = stream[2] as number;
+  if ((first & 0x07) !== 0x01) return;
+  if (first !== 0x01) throw new InflateError('a stored block has padding bits set', 'malformed');
+  if (stream.length < 11) throw new InflateError(`the stream has only ${stream.length} bytes`, 'truncated');
+  const len = (stream[3] as number) | ((stream[4] as number) << 8);
+  const nlen = (stream[5] as number) | ((stream[6] as number) << 8);
+  if ((len ^ 0xffff) !== nlen) throw new InflateError('a stored block length fails its check', 'malformed');
+  if (len !== stream.length - 11)
+    throw new InflateError(
+      `a stored block of ${len} bytes in a stream of ${stream.length}`,
+      len > stream.length - 11 ? 'truncated' : 'malformed',
+    );
 }
 
 // Deflate cannot expand input more than 1032:1 (a 258-byte match per 2 bits, roughly).
