@@ -107,6 +107,10 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
   }
 
   const peaks = new Map();
+  /** Every sample, kept only when asked (`BENCH_MEMORY_TRACE=<file>`: written as JSON lines by the caller). */
+  const trace = [];
+  const tracing = Boolean(process.env.BENCH_MEMORY_TRACE);
+  let started0 = Date.now();
   let samples = 0;
   let running = false;
   let loop = null;
@@ -132,6 +136,7 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       // What the worker holds at one moment: V8's committed heap, buffers outside it, SQLite's wasm memory.
       p.sum = Math.max(p.sum, r.heapTotal + r.backing + r.wasm);
       peaks.set(key, p);
+      if (tracing) trace.push({ ms: Date.now() - started0, ...r });
     }
     if (results.some((r) => r !== null)) samples++;
   }
@@ -141,6 +146,8 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
     workers: () => [...workers.values()].map((w) => w.url),
     start() {
       peaks.clear();
+      trace.length = 0;
+      started0 = Date.now();
       samples = 0;
       running = true;
       loop = (async () => {
@@ -167,7 +174,7 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       if (all.length === 0 || samples === 0)
         throw new Error('No worker memory sample was taken (no worker attached?).');
       const top = all.reduce((a, b) => (b.sum > a.sum ? b : a));
-      return { ...top, samples, workers: all.length };
+      return { ...top, samples, workers: all.length, trace: [...trace] };
     },
     async dispose() {
       running = false;

@@ -15,7 +15,15 @@
  * BENCH_IMPORT_MB when smaller) MB of Codex rollout — the Codex import is ~10× slower per MB (a tool call per 2 KB).
  */
 import Database from 'better-sqlite3';
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -111,6 +119,12 @@ async function importInPage(page, sampler, agent, mb) {
       throw error;
     }
     const memory = await sampler.stop();
+    if (process.env.BENCH_MEMORY_TRACE)
+      appendFileSync(
+        process.env.BENCH_MEMORY_TRACE,
+        memory.trace.map((t) => JSON.stringify({ agent, ...t })).join('\n') + '\n',
+      );
+    delete memory.trace;
     const stored = await call({ step: 'storage', agent });
     return { ...made, ...result, memory, ...stored, again: await call({ step: 'again', agent }) };
   } finally {
