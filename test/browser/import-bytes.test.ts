@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunksOf } from '../../src/engine/importers/bytes';
+import { CHUNK_BYTES, chunksOf } from '../../src/engine/importers/bytes';
 import { readLines } from '../../src/engine/importers/lines';
 
 /** Bytes that are not a whole number of Chromium's stream reads, with lines split across chunks. */
@@ -24,7 +24,7 @@ async function viaOpfs(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<Fi
 describe('transcript bytes in Chromium', () => {
   for (const [what, size] of [
     ['a Blob of 9 MiB and 3 bytes', 9 * 1024 * 1024 + 3],
-    ['a Blob of exactly two chunks', 8 * 1024 * 1024],
+    ['a Blob of exactly two chunks', 2 * CHUNK_BYTES],
     ['a small Blob', 1000],
   ] as const) {
     it(`reads ${what} back whole, from memory and from an OPFS file`, async () => {
