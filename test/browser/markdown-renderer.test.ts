@@ -120,22 +120,33 @@ describe('when the worker cannot run', () => {
     warm.close();
     const silent = standIn('').startWorker;
     const starts: string[] = [];
+    // Settles when the abandoned start gives up on its silent worker: close() stops it first, then the start's
+    // time-out runs out and stops it again.
+    let abandonedStopped!: () => void;
+    let stops = 0;
+    const abandonedGaveUp = new Promise<void>((resolve) => (abandonedStopped = resolve));
     const renderer = create({
       // Long enough for a real worker to start on a loaded machine (200 ms was not, once in a full run).
       startTimeoutMs: 1_000,
       startWorker: () => {
         starts.push(starts.length === 0 ? 'silent' : 'real');
-        return starts.length === 1
-          ? silent()
-          : new Worker(new URL('../../src/lib/markdown.worker.ts', import.meta.url), { type: 'module' });
+        if (starts.length > 1)
+          return new Worker(new URL('../../src/lib/markdown.worker.ts', import.meta.url), { type: 'module' });
+        const worker = silent();
+        const terminate = worker.terminate.bind(worker);
+        worker.terminate = () => {
+          terminate();
+          if (++stops === 2) abandonedStopped();
+        };
+        return worker;
       },
     });
     const first = renderer.render('a');
     renderer.close();
     expect(await first).toMatchObject({ kind: 'text', text: 'a' });
     expect(await renderer.render('# b\n')).toEqual({ kind: 'html', html: '<h1>b</h1>\n' });
-    // Past the abandoned start's own time-out: the real worker must still be there.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Once the abandoned start has given up (its time-out): the real worker must still be there.
+    await abandonedGaveUp;
     expect(await renderer.render('# c\n')).toEqual({ kind: 'html', html: '<h1>c</h1>\n' });
     expect(starts).toEqual(['silent', 'real']);
   });
