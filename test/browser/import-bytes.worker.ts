@@ -16,7 +16,6 @@ self.onmessage = async (event: MessageEvent<{ file: File; passes: number }>) => 
         },
       });
       results.push({ lines, torn, chars });
-      self.postMessage({ progress: pass + 1 });
     }
     self.postMessage({ results });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utf8Length } from '../../src/storage/sqlite/wa-sqlite-driver';
+import { utf8Length } from '../../src/core/utf8';
 import { freshDb } from './helpers';
 
 describe('the wa-sqlite driver', () => {

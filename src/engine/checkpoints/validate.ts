@@ -3,6 +3,7 @@ import type { CheckpointBody } from '../../core/api/checkpoints';
 import { BrainError } from '../../core/errors';
 import { asCheckpointEntryId, asTaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
+import { utf8Length } from '../../core/utf8';
 import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
 import type { EntryRecord, NewEntrySide } from '../../storage/sqlite/checkpoints-repo';
 
@@ -12,26 +13,6 @@ export const DIFF_TIMEOUT_MS = 5_000;
 
 export const taskIdOf = (value: unknown) => asTaskId(requireId(value, 'taskId'));
 export const entryIdOf = (value: unknown) => asCheckpointEntryId(requireId(value, 'entryId'));
-
-/** UTF-8 length of a string without encoding it (lone surrogates count as the 3 bytes of U+FFFD). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (
-      unit >= 0xd800 &&
-      unit <= 0xdbff &&
-      i + 1 < text.length &&
-      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
-    ) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 export function prepareSide(
   value: unknown,

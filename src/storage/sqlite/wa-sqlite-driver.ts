@@ -1,6 +1,7 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { SQLiteError } from '@journeyapps/wa-sqlite';
 import { BrainError } from '../../core/errors';
+import { utf8Length } from '../../core/utf8';
 import type { Row, RunResult, SqlDriver, SqlParams, SqlValue } from './driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
@@ -80,26 +81,6 @@ function wasmHeap(module: unknown): WasmHeap | null {
     typeof m._getSqliteFree === 'function'
     ? (m as WasmHeap)
     : null;
-}
-
-/** UTF-8 length of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) {
-      bytes += 1;
-      continue;
-    }
-    // 3 bytes; a surrogate pair is 4 for its 2 units (a lone surrogate is U+FFFD: 3).
-    bytes += 2;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-  }
-  return bytes;
 }
 
 const textEncoder = new TextEncoder();
