@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHUNK_BYTES, chunksOf } from '../../src/engine/importers/bytes';
 import { readLines } from '../../src/engine/importers/lines';
 import { createRandom } from '../helpers/random';
@@ -78,6 +78,54 @@ describe('transcript bytes', () => {
     const { lines, torn } = await linesOf(new Blob([head, bad]));
     expect(lines).toEqual(['{"a":1}', '{"b":\uFFFD\uFFFDA']);
     expect(torn).toBe(true);
+  });
+
+  it('offers every line as bytes first and decodes only the lines not taken so', async () => {
+    const { bytes, expected } = awkwardBytes(11, 1_500);
+    const encoder = new TextEncoder();
+    const offered: string[] = [];
+    const decoded: number[] = [];
+    const decoder = new TextDecoder();
+    for (const data of [new Blob([bytes]), bytes]) {
+      offered.length = 0;
+      decoded.length = 0;
+      const { lines, torn } = await readLines(data, {
+        skip(line, lineNo) {
+          offered.push(decoder.decode(line));
+          expect(line.includes(0x0a) || line.at(-1) === 0x0d).toBe(false);
+          return lineNo % 2 === 0;
+        },
+        line: (text, lineNo) => {
+          expect(lineNo % 2).toBe(1);
+          expect(text).toBe(expected[lineNo - 1]);
+          decoded.push(lineNo);
+        },
+      });
+      expect(offered).toEqual(expected);
+      expect(decoded).toEqual(expected.flatMap((_, i) => (i % 2 === 0 ? [i + 1] : [])));
+      expect(lines).toBe(expected.length);
+      expect(torn).toBe(false);
+      // The bytes offered are the line's own UTF-8, so a skip test on them sees what a decode would.
+      expect(encoder.encode(offered[7]).length).toBe(600_000);
+    }
+  });
+
+  it("drops a byte order mark at the file's start only, and never decodes a skipped line", async () => {
+    const text = '\uFEFF{"a":1}\n\uFEFF{"b":2}\r\nskip me: \u00e9\n';
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    try {
+      const offered: Uint8Array[] = [];
+      const lines: string[] = [];
+      await readLines(new TextEncoder().encode(text), {
+        skip: (line) => (offered.push(line.slice()), line[0] === 0x73 /* s */),
+        line: (t) => void lines.push(t),
+      });
+      expect(lines).toEqual(['{"a":1}', '\uFEFF{"b":2}']);
+      expect(offered[0]).toEqual(new TextEncoder().encode('{"a":1}'));
+      expect(decode).toHaveBeenCalledTimes(2);
+    } finally {
+      decode.mockRestore();
+    }
   });
 
   it('stops reading when the reader stops early, and reads an empty Blob as nothing', async () => {

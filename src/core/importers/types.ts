@@ -144,6 +144,11 @@ export interface TranscriptStats {
  * set only. Never throws on input: a bad line is a problem, and parsing goes on.
  */
 export interface LineParser {
+  /**
+   * Offered each line's UTF-8 bytes (without its newline) before it is decoded: true when the parser took the
+   * line from them — a record it skips unread, never decoded then — else false, and the line comes to `push`.
+   */
+  skipBytes?(bytes: Uint8Array, lineNo: number): boolean;
   push(line: string, lineNo: number): TranscriptItem[];
   /** `torn`: the file did not end with a newline (its last pushed line may be cut short). */
   finish(options?: { readonly torn?: boolean }): TranscriptItem[];

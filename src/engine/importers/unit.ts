@@ -71,6 +71,7 @@ export async function importUnit(
     meta = () => parser.meta();
     const { torn } = await readLines(unit.file.data, {
       line: (text, lineNo) => feed(parser.push(text, lineNo)),
+      ...(parser.skipBytes ? { skip: parser.skipBytes.bind(parser) } : {}),
       read: (done) => progress.bytes(done),
     });
     await feed(parser.finish({ torn }));

@@ -16,23 +16,34 @@ import {
   readSystem,
   readUnknown,
 } from './records';
-import { cheapSkipType, endsLikeObject, isBlank } from './scan';
+import { cheapSkipType, cheapSkipTypeOfBytes, endsLikeObject, isBlank } from './scan';
 import { count, createState, type ClaudeCodeParserOptions, type ParserState } from './state';
 
 export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): LineParser {
   const s = createState(options);
   let lastFailed: number | null = null;
   let tornLastLine = false;
+  const skipUnread = (type: string, line: string | Uint8Array, lineNo: number) => {
+    count(s.skipped, type);
+    // Skipped unread: a torn last line of this type is still told by its missing closing brace.
+    if (!endsLikeObject(line)) lastFailed = lineNo;
+  };
   return {
+    skipBytes(bytes, lineNo) {
+      const skip = cheapSkipTypeOfBytes(bytes);
+      if (skip === null) return false;
+      lastFailed = null;
+      s.records++;
+      skipUnread(skip, bytes, lineNo);
+      return true;
+    },
     push(line, lineNo) {
       lastFailed = null;
       if (isBlank(line)) return [];
       s.records++;
       const skip = cheapSkipType(line);
       if (skip !== null) {
-        count(s.skipped, skip);
-        // Skipped unread: a torn last line of this type is still told by its missing closing brace.
-        if (!endsLikeObject(line)) lastFailed = lineNo;
+        skipUnread(skip, line, lineNo);
         return [];
       }
       let value: unknown;
