@@ -1,6 +1,6 @@
 /** Building one API out of feature modules, and running its calls one at a time. */
 import { BrainError } from '../core/errors';
-import { createSerialQueue } from '../core/serial-queue';
+import { createSerialQueue, type SerialQueue } from '../core/serial-queue';
 
 /** Merges feature modules into one API; two features defining the same method is a bug caught at startup. */
 export function assemble<T extends object>(...features: object[]): T {
@@ -18,8 +18,11 @@ export function assemble<T extends object>(...features: object[]): T {
  * Every method runs alone on the one connection (a serial queue), so statements of two calls never interleave
  * inside each other's transactions. `exempt` methods (listener registration) run at once.
  */
-export function serialise<T extends object>(api: T, exempt: ReadonlySet<string>): T {
-  const queue = createSerialQueue();
+export function serialise<T extends object>(
+  api: T,
+  exempt: ReadonlySet<string>,
+  queue: SerialQueue = createSerialQueue(),
+): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(api)) {
     wrapped[name] =

@@ -26,4 +26,9 @@ export interface EngineContext {
   readonly clock: Clock;
   readonly limits: EngineLimits;
   emit(change: BrainChange): void;
+  /**
+   * Runs `job` on the engine's queue when no call waits, again while it returns true (history/idle.ts). Absent
+   * (a context built outside the assembled engine): work put off is left to its readers.
+   */
+  readonly whenIdle?: (job: () => Promise<boolean>) => void;
 }

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../core/clock';
 import { BrainError } from '../core/errors';
 import type { Database } from '../storage/sqlite/database';
 import { createArchiveFeature } from './archive/feature';
+import { createSerialQueue } from '../core/serial-queue';
 import { assemble, serialise } from './assemble';
 import { createCheckpointStore, createCheckpointsFeature } from './checkpoints/feature';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
@@ -16,6 +17,7 @@ import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/featu
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
 import { observeEngine } from './observe';
+import { createIdleRunner } from './history/idle';
 import { createProjectFeature } from './project/feature';
 import { createSessionsFeature } from './sessions/feature';
 
@@ -34,11 +36,13 @@ export interface EngineDeps {
 
 export function createBrainApi(deps: EngineDeps): BrainApi {
   const listeners = createChangeListeners();
+  const queue = createSerialQueue();
   const ctx: EngineContext = {
     db: deps.database.driver,
     clock: deps.clock ?? systemClock,
     limits: { ...defaultLimits, ...deps.limits },
     emit: listeners.emit,
+    whenIdle: createIdleRunner(queue),
   };
 
   // Rollback reads and records checkpoints through the assembled API (looked up at call time).
@@ -68,5 +72,7 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     createCheckpointsFeature(ctx, checkpointStore),
     cleanupFeature.api,
   );
-  return cleanupFeature.start(serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress'])));
+  return cleanupFeature.start(
+    serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress']), queue),
+  );
 }

@@ -6,6 +6,7 @@ import { requireId, requireText } from '../../core/model';
 import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../../core/api/memory';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
 import type { EventLog } from '../events/log';
+import { createPendingSteps } from './pending-steps';
 import { backfillStepIndex } from './step-index';
 
 const DEFAULT_LIMIT = 20;
@@ -15,12 +16,14 @@ const MAX_LIMIT = 200;
 
 /**
  * Recall: full-text search (SQLite FTS5, bm25-ranked) over events, compressed summaries and recorded tool steps
- * (their params and results as decoded text, indexed when recorded). Each hit links back to its session, task,
+ * (their params and results as decoded text, indexed when recorded, or just behind for recordToolCall(s): any
+ * step still waiting is indexed before a search runs). Each hit links back to its session, task,
  * plan step, tool step and — for a file change — its checkpoint entry, whose diff `diffCheckpoint` opens.
  */
 export function createHistoryFeature(log: EventLog) {
   const { history } = log.repos;
   const journal = createJournalRepo(log.ctx.db);
+  const pendingSteps = createPendingSteps(log.ctx.db, history);
   return {
     async searchHistory(query: string, options: SearchHistoryOptions = {}) {
       const text = requireText(query, 'Search query', 1_000);
@@ -34,6 +37,8 @@ export function createHistoryFeature(log: EventLog) {
       }
       // A database from before record-time step indexing catches up here, once, a page per transaction.
       await backfillStepIndex(log.ctx.db, history, journal);
+      // Steps recorded by recordToolCall(s) and not indexed yet (the engine was not idle since): indexed now.
+      await pendingSteps.catchUp();
       const { hits, matched } = await history.search(fts, {
         limit,
         ...(options.sessionId === undefined

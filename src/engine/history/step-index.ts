@@ -34,7 +34,7 @@ export function stepDocument(
   };
 }
 
-const storedStepDocument = (step: StepToIndex) =>
+export const storedStepDocument = (step: StepToIndex) =>
   stepDocument(step, storedStepSearchText(step.params, step.result));
 
 /** A page of the backfill: at most this many steps, and past the first, this many bytes of their JSON. */

@@ -10,7 +10,9 @@ import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors
 import type { TaskId } from '../../core/ids';
 import { removalNote, type CleanReason, type TimerPort } from '../../core/retention/index';
 import type { CleanupRepo } from '../../storage/sqlite/cleanup-repo';
+import { createHistoryRepo } from '../../storage/sqlite/history-repo';
 import type { EngineContext } from '../context';
+import { createPendingSteps } from '../history/pending-steps';
 import type {
   CleanupLogEntry,
   CleanupOptions,
@@ -63,6 +65,7 @@ export function createCleanupRunner(
 ) {
   const { db, clock } = ctx;
   const { repo, planner, timers } = deps;
+  const pendingSteps = createPendingSteps(db, createHistoryRepo(db));
   /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
   const live = new WeakSet<Run>();
 
@@ -123,9 +126,11 @@ export function createCleanupRunner(
       const reason: CleanReason = verdict.reasons[0];
       try {
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
-        const record = await db.transaction(() =>
-          repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
-        );
+        const record = await db.transaction(async () => {
+          // Its steps' search documents outlive them (history/pending-steps.ts): written first if still pending.
+          await pendingSteps.catchUpTask(verdict.taskId);
+          return repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason));
+        });
         if (!record) continue;
         run.cleaned.push(record);
         const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;

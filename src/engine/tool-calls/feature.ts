@@ -1,7 +1,9 @@
 /**
  * recordToolCall / recordToolCalls: a real agent's tool calls in, one call each (or a whole session in one
  * all-or-nothing transaction), with everything derived from them (record.ts). The per-session context the
- * classifier needs between calls (scripts run, the root) is saved in the same transaction.
+ * classifier needs between calls (scripts run, the root) is saved in the same transaction; the steps' search
+ * documents are written just behind it (history/pending-steps.ts: marked in it, indexed when the engine is idle
+ * and before anything reads the index).
  */
 import type { RecordedToolCall, RecordedToolCalls, ToolCallsApi } from '../../core/api/tool-calls';
 import { BrainError } from '../../core/errors';
@@ -15,16 +17,19 @@ import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
 import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
+import { createPendingSteps } from '../history/pending-steps';
 import { createBodyMemory } from './bodies';
 import { MAX_TOOL_CALLS, parseToolCallInput } from './input';
 import { newBatchState, recordOne } from './record';
 
 export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: CheckpointStore) {
+  const history = createHistoryRepo(ctx.db);
   return {
     log,
     checkpoints: store,
     journal: createJournalRepo(ctx.db),
-    history: createHistoryRepo(ctx.db),
+    history,
+    pendingSteps: createPendingSteps(ctx.db, history),
     tasks: createTasksRepo(ctx.db),
     events: createEventsRepo(ctx.db),
     contexts: createToolContextRepo(ctx.db),
@@ -59,12 +64,14 @@ export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) 
           throw error;
         }
       }
-      if (batch.stepDocs.length > 0) await deps.history.indexSteps(batch.stepDocs);
+      if (batch.firstStepId !== null) await deps.pendingSteps.mark(batch.firstStepId);
       await deps.log.flushDeferred(batch.deferred);
       for (const [sessionId, context] of batch.contexts)
         await deps.contexts.save(sessionId, toolContextToJson(context), clock.now());
       return out;
     });
+    // The steps' search documents, when no call waits (every search catches up first in any case).
+    if (batch.firstStepId !== null) ctx.whenIdle?.(deps.pendingSteps.indexChunk);
     for (const [key, eventId, body] of batch.remember) deps.bodyMemory.set(key, eventId, body);
     for (const taskId of batch.touched.steps) ctx.emit({ topic: 'steps', taskId });
     for (const taskId of batch.touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId });

@@ -1,13 +1,12 @@
 /**
  * One tool call recorded inside the caller's transaction: classified (src/core/tools), then its step (searchable
- * at once), its file changes with checkpoint entries where both bodies are known, a validation per check with a
+ * from the moment the batch commits: indexed just behind it, and before any search), its file changes with checkpoint entries where both bodies are known, a validation per check with a
  * known result, the agent's todo list and its stated intention — all linked to the step.
  */
 import type { DerivedCheck, DerivedFileChange, RecordedToolCall } from '../../core/api/tool-calls';
 import type { CheckpointFileInput } from '../../core/api/checkpoints';
 import { BrainError } from '../../core/errors';
 import { parseEventInput, type EventRecord, type SessionEvent } from '../../core/events/model';
-import { stepSearchText } from '../../core/events/step-text';
 import type { CheckpointEntryId, SessionId, StepId, TaskId } from '../../core/ids';
 import { jsonToText } from '../../core/model';
 import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
@@ -17,8 +16,6 @@ import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
 import { classifyToolCall } from '../../core/tools';
 import type { EngineContext } from '../context';
 import type { DeferredWrites } from '../events/log';
-import type { HistoryDoc } from '../../storage/sqlite/history-repo';
-import { stepDocument } from '../history/step-index';
 import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
 import type { ToolCallsDeps } from './feature';
@@ -31,8 +28,8 @@ export interface BatchState {
   readonly links: Map<string, Promise<unknown>>;
   /** The steps this batch inserted, with their tasks (checked once, for the checkpoint store). */
   readonly steps: Map<StepId, TaskId>;
-  /** Search documents of the batch's steps and events, written once at its end. */
-  readonly stepDocs: HistoryDoc[];
+  /** The batch's first step: from it on, its steps wait for their search documents (history/pending-steps.ts). */
+  firstStepId: StepId | null;
   readonly deferred: DeferredWrites;
   readonly events: SessionEvent[];
   /** Bodies to remember once the transaction committed (an id of a rolled-back event may be given out again). */
@@ -51,7 +48,7 @@ export function newBatchState(
     tasks: new Map(),
     links: new Map(),
     steps: new Map(),
-    stepDocs: [],
+    firstStepId: null,
     deferred: { docs: [], touch: new Map() },
     events: [],
     remember: [],
@@ -99,15 +96,8 @@ export async function recordOne(
     status: step.status,
     createdAt: at,
   });
-  const doc = {
-    ...added,
-    taskId: p.taskId,
-    sessionId: p.sessionId,
-    tool: step.tool,
-    status: step.status,
-    createdAt: at,
-  };
-  batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
+  // Its search document is written just behind the batch (history/pending-steps.ts), from the stored step.
+  batch.firstStepId ??= added.id;
   batch.touched.steps.add(p.taskId);
   // The step was just inserted in this transaction: its events need not look it up again.
   batch.links.set(`st${added.id}`, Promise.resolve(p.taskId));

@@ -1,8 +1,8 @@
 /**
  * The recorder's internals for a caller that records tool calls inside its own transaction (an import that
  * writes a whole session at once): a batch is opened, calls are recorded one by one (`record`), and `flush`
- * writes what the batch put off (search documents, session times, the classifier's context) — each inside the
- * caller's transaction. The caller publishes (emits) after its commit; the events are not kept in memory.
+ * writes what the batch put off (event search documents, session times, the classifier's context; the steps are
+ * marked for indexing, history/pending-steps.ts) — each inside the caller's transaction. The caller publishes (emits) after its commit; the events are not kept in memory.
  */
 import type { RecordToolCallInput, RecordedToolCall } from '../../core/api/tool-calls';
 import type { SessionId } from '../../core/ids';
@@ -33,7 +33,11 @@ export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
     },
     /** Writes the batch's deferred rows and starts a new one (bounded memory over a long import). */
     async flush(): Promise<void> {
-      if (batch.stepDocs.length > 0) await deps.history.indexSteps(batch.stepDocs);
+      if (batch.firstStepId !== null) {
+        await deps.pendingSteps.mark(batch.firstStepId);
+        // Runs once the caller's call is over (the queue is busy until then); after a rollback, finds nothing.
+        ctx.whenIdle?.(deps.pendingSteps.indexChunk);
+      }
       await deps.log.flushDeferred(batch.deferred);
       for (const taskId of batch.touched.steps) touched.steps.add(taskId);
       for (const taskId of batch.touched.checkpoints) touched.checkpoints.add(taskId);

@@ -8,7 +8,9 @@ import {
   type TaskId,
 } from '../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../core/ids';
+import type { StepStatus } from '../../core/model';
 import type { SqlDriver } from './driver';
+import type { StepToIndex } from './journal-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
@@ -67,6 +69,19 @@ const toHit = (row: HitRow): HistoryHitRow => ({
   snippet: row.snippet,
   score: row.score,
 });
+
+interface StepToIndexRow {
+  id: number;
+  task_id: number;
+  session_id: number | null;
+  seq: number;
+  tool: string;
+  params: string;
+  result: string;
+  status: StepStatus;
+  created_at: number;
+  bytes: number;
+}
 
 export interface SearchFilter {
   readonly sessionId?: SessionId;
@@ -180,6 +195,10 @@ export function createHistoryRepo(db: SqlDriver) {
     });
   }
 
+  /** The catch-up row goes once the backfill is done and no step is pending. */
+  const dropSpentMarks = () =>
+    db.run('DELETE FROM history_backfill WHERE steps_upto <= 0 AND docs_upto <= 0 AND pending_from IS NULL');
+
   return {
     /** Indexes documents; one whose source row is indexed already is left as it is. */
     insertDocs: (docs: readonly HistoryDoc[]) => writeDocs(docs, 'keep'),
@@ -209,13 +228,80 @@ export function createHistoryRepo(db: SqlDriver) {
     },
 
     /**
-     * Steps are indexed when they are recorded (`indexSteps`, in the step's own transaction), and those of a
-     * database from before that by the backfill below, page by page, on the first search. A compression,
-     * which still asks here for the steps it has not indexed, has therefore none left: nothing is read, and no
-     * step is indexed twice. Kept for that caller; returns the number indexed (0).
+     * Steps are indexed when they are recorded — `recordStep` in the step's own transaction, `recordToolCall(s)`
+     * just behind it (`markStepsPending`, caught up before every read of the index) — and those of a database from
+     * before that by the backfill below, page by page, on the first search. A compression, which still asks here
+     * for the steps it has not indexed, does not read the index: nothing is done for it, and no step is indexed
+     * twice. Kept for that caller; returns the number indexed (0).
      */
     async indexPendingSteps(_sessionId: SessionId, _afterId = 0): Promise<number> {
       return 0;
+    },
+
+    /**
+     * Steps from `fromStepId` on may be waiting for their search documents (migration 11): called in the
+     * transaction that inserts them, so a kill cannot lose the work. The mark only moves down here.
+     */
+    async markStepsPending(fromStepId: number): Promise<void> {
+      await db.run(
+        `INSERT INTO history_backfill (id, steps_upto, docs_upto, pending_from) VALUES (1, 0, 0, ?1)
+         ON CONFLICT (id) DO UPDATE SET pending_from = min(coalesce(pending_from, ?1), ?1)`,
+        [fromStepId],
+      );
+    },
+
+    /** The first step id that may still be waiting for its document, or null when every step has one. */
+    async pendingFrom(): Promise<number | null> {
+      const row = await db.get<{ pending_from: number | null }>(
+        'SELECT pending_from FROM history_backfill WHERE id = 1',
+      );
+      return row ? row.pending_from : null;
+    },
+
+    /** Moves the pending mark up to `fromStepId` (null: nothing is pending any more). */
+    async setPendingFrom(fromStepId: number | null): Promise<void> {
+      await db.run('UPDATE history_backfill SET pending_from = ? WHERE id = 1', [fromStepId]);
+      await dropSpentMarks();
+    },
+
+    /**
+     * Steps with ids from `fromId` on that have no search document, oldest first: at most `limit`, and past the
+     * first, at most `maxBytes` of their JSON. `taskId`: that task's steps only. `rest`: false when these are all.
+     */
+    async unindexedSteps(
+      fromId: number,
+      limit: number,
+      maxBytes: number,
+      taskId?: TaskId,
+    ): Promise<{ steps: StepToIndex[]; rest: boolean }> {
+      const rows = await db.all<StepToIndexRow>(
+        `SELECT st.id, st.task_id, t.session_id, st.seq, st.tool, st.params, st.result, st.status, st.created_at,
+                octet_length(st.params) + octet_length(st.result) AS bytes
+         FROM steps st JOIN tasks t ON t.id = st.task_id
+         WHERE st.id >= ? ${taskId === undefined ? '' : 'AND st.task_id = ?'}
+           AND NOT EXISTS (SELECT 1 FROM history_docs h
+                           WHERE h.source = 'step' AND h.source_id = st.id AND h.step_id = st.id)
+         ORDER BY st.id LIMIT ?`,
+        taskId === undefined ? [fromId, limit] : [fromId, taskId, limit],
+      );
+      const out: StepToIndex[] = [];
+      let bytes = 0;
+      for (const row of rows) {
+        if (out.length > 0 && bytes + row.bytes > maxBytes) return { steps: out, rest: true };
+        bytes += row.bytes;
+        out.push({
+          id: asStepId(row.id),
+          taskId: asTaskId(row.task_id),
+          sessionId: row.session_id === null ? null : asSessionId(row.session_id),
+          seq: row.seq,
+          tool: row.tool,
+          params: row.params,
+          result: row.result,
+          status: row.status,
+          createdAt: row.created_at,
+        });
+      }
+      return { steps: out, rest: rows.length === limit };
     },
 
     /**
@@ -225,19 +311,18 @@ export function createHistoryRepo(db: SqlDriver) {
      */
     async backfillMark(): Promise<{ stepsUpto: number; docsUpto: number } | null> {
       const row = await db.get<{ steps_upto: number; docs_upto: number }>(
-        'SELECT steps_upto, docs_upto FROM history_backfill WHERE id = 1',
+        'SELECT steps_upto, docs_upto FROM history_backfill WHERE id = 1 AND (steps_upto > 0 OR docs_upto > 0)',
       );
       return row ? { stepsUpto: row.steps_upto, docsUpto: row.docs_upto } : null;
     },
 
-    /** Moves the backfill on; when both marks reach 0, the backfill is done and its row goes. */
+    /** Moves the backfill on; when both marks reach 0, the backfill is done (and the row goes, pending aside). */
     async setBackfillMark(mark: { stepsUpto: number; docsUpto: number }): Promise<void> {
-      if (mark.stepsUpto <= 0 && mark.docsUpto <= 0) await db.run('DELETE FROM history_backfill');
-      else
-        await db.run('UPDATE history_backfill SET steps_upto = ?, docs_upto = ? WHERE id = 1', [
-          Math.max(0, mark.stepsUpto),
-          Math.max(0, mark.docsUpto),
-        ]);
+      await db.run('UPDATE history_backfill SET steps_upto = ?, docs_upto = ? WHERE id = 1', [
+        Math.max(0, mark.stepsUpto),
+        Math.max(0, mark.docsUpto),
+      ]);
+      await dropSpentMarks();
     },
 
     /** Step documents with ids up to `uptoId` whose step was removed, newest first. */

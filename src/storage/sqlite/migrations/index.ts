@@ -8,6 +8,7 @@ import compressionState from './007-compression-state';
 import stepSearch from './008-step-search';
 import toolContext from './009-tool-context';
 import imports from './010-imports';
+import stepIndexPending from './011-step-index-pending';
 
 export interface Migration {
   readonly id: number;
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   { id: 8, name: 'step-search', sql: stepSearch },
   { id: 9, name: 'tool-context', sql: toolContext },
   { id: 10, name: 'imports', sql: imports },
+  { id: 11, name: 'step-index-pending', sql: stepIndexPending },
 ];

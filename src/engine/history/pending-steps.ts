@@ -1,0 +1,72 @@
+/**
+ * Tool steps indexed just behind the writes (migration 11). `recordToolCall(s)` commits its steps with a durable
+ * pending mark instead of their search documents; this module writes those documents — a chunk at a time when the
+ * engine is idle (`indexChunk`), or all of them before something reads the index (`catchUp`, `catchUpTask`). A
+ * document is built from the stored step exactly as `recordStep` builds it at once (core/events/step-text.ts), so
+ * a step has the same one document either way, and no caller can see a recorded step missing from search.
+ */
+import type { TaskId } from '../../core/ids';
+import type { SqlDriver } from '../../storage/sqlite/driver';
+import type { HistoryRepo } from '../../storage/sqlite/history-repo';
+import { storedStepDocument } from './step-index';
+
+/**
+ * One idle chunk: at most this many steps, and past the first, this many bytes of their JSON. A call that comes in
+ * waits for at most one (~150 ms for 1,000 SWE-bench-shaped steps in the bench's worker on OPFS). Smaller chunks
+ * cost more in all: a transaction on OPFS has a fixed price (250-step chunks took 3.4× as long to index 5,000).
+ */
+export const INDEX_CHUNK = { steps: 1_000, bytes: 4 * 1024 * 1024 };
+/** A reader waiting for the index takes bigger chunks (fewer transactions and FTS5 segments), memory bounded. */
+export const CATCH_UP_CHUNK = { steps: 2_000, bytes: 8 * 1024 * 1024 };
+
+type Chunk = typeof INDEX_CHUNK;
+
+export function createPendingSteps(
+  db: SqlDriver,
+  history: HistoryRepo,
+  sizes: { idle: Chunk; catchUp: Chunk } = { idle: INDEX_CHUNK, catchUp: CATCH_UP_CHUNK },
+) {
+  /** Indexes the next chunk in the caller's transaction; true when steps may be left. */
+  async function indexNext(chunk: Chunk): Promise<boolean> {
+    const from = await history.pendingFrom();
+    if (from === null) return false;
+    const { steps, rest } = await history.unindexedSteps(from, chunk.steps, chunk.bytes);
+    await history.indexSteps(steps.map(storedStepDocument));
+    const last = steps.at(-1);
+    await history.setPendingFrom(rest && last !== undefined ? last.id + 1 : null);
+    return rest;
+  }
+
+  return {
+    /** Marks the steps from `firstStepId` on as waiting; call in the transaction that inserts them. */
+    mark: (firstStepId: number) => history.markStepsPending(firstStepId),
+
+    /** One chunk in a transaction of its own; true when more may be left. Cheap when nothing is pending. */
+    async indexChunk(): Promise<boolean> {
+      if ((await history.pendingFrom()) === null) return false;
+      return db.transaction(() => indexNext(sizes.idle));
+    },
+
+    /** Every pending step indexed, a chunk a transaction (nested in the caller's, if one is open). */
+    async catchUp(): Promise<void> {
+      if ((await history.pendingFrom()) === null) return;
+      for (let more = true; more;) more = await db.transaction(() => indexNext(sizes.catchUp));
+    },
+
+    /**
+     * One task's pending steps indexed, inside the caller's transaction (cleanup, just before it removes them: their
+     * documents stay searchable, like those of steps indexed at once).
+     */
+    async catchUpTask(taskId: TaskId): Promise<void> {
+      const from = await history.pendingFrom();
+      if (from === null) return;
+      for (let rest = true; rest;) {
+        const chunk = await history.unindexedSteps(from, sizes.catchUp.steps, sizes.catchUp.bytes, taskId);
+        await history.indexSteps(chunk.steps.map(storedStepDocument));
+        rest = chunk.rest;
+      }
+    },
+  };
+}
+
+export type PendingSteps = ReturnType<typeof createPendingSteps>;
