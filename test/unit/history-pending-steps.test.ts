@@ -147,6 +147,18 @@ describe('steps indexed behind the writes', () => {
     expect(await api.integrityCheck()).toEqual(['ok']);
   });
 
+  it('audit() right after recordToolCalls counts the search documents of its steps', async () => {
+    const { api, database } = await memoryBrain();
+    const target = await session(api);
+    const eventDocs = (await api.audit()).light.searchDocuments.rows;
+    const { calls: recorded } = await api.recordToolCalls(calls(target, 0, 20));
+    expect(await stepDocs(database.driver)).toBe(0);
+    const audit = await api.audit();
+    expect(await stepDocs(database.driver)).toBe(recorded.length);
+    const events = (await api.listEvents(target.sessionId)).length;
+    expect(audit.light.searchDocuments.rows).toBe(eventDocs + recorded.length + events);
+  });
+
   it('indexes in chunks when idle: a call that comes in waits for one chunk, not for all of them', async () => {
     const { api, database, engine, name } = await memoryBrain();
     const target = await session(api);

@@ -6,7 +6,9 @@ import { BrainError } from '../../core/errors';
 import type { AutoCleanupStatus, TimerPort } from '../../core/retention/index';
 import { createAuditRepo } from '../../storage/sqlite/audit-repo';
 import type { CheckpointCleanupPort, CleanupRepo } from '../../storage/sqlite/cleanup-repo';
+import { createHistoryRepo } from '../../storage/sqlite/history-repo';
 import type { EngineContext } from '../context';
+import { createPendingSteps } from '../history/pending-steps';
 import type { BrainInfo } from '../../core/api';
 import type { LifecycleApi, MaintainOptions, StorageAudit, TaskBytes } from '../../core/api/lifecycle';
 import { frees, noHeavy, type Planner } from './plan';
@@ -31,10 +33,13 @@ export function createAuditFeature(
   const { db, clock } = ctx;
   const { repo, checkpoints, planner, timers } = deps;
   const audits = createAuditRepo(db);
+  const pendingSteps = createPendingSteps(db, createHistoryRepo(db));
 
   return {
     async audit(): Promise<StorageAudit> {
       const started = timers.now();
+      // Search documents still to write (recordToolCall(s), history/pending-steps.ts) are counted as written.
+      await pendingSteps.catchUp();
       const file = await audits.file();
       const totals = await audits.totals();
       const light = await audits.light();
