@@ -27,8 +27,9 @@ export interface EngineContext {
   readonly limits: EngineLimits;
   emit(change: BrainChange): void;
   /**
-   * Runs `job` on the engine's queue when no call waits, again while it returns true (history/idle.ts). Absent
-   * (a context built outside the assembled engine): work put off is left to its readers.
+   * Runs `job` on the engine's queue once no one asked for it for `quietMs` and no call waits, again while it
+   * returns true (history/idle.ts). Absent (a context built outside the assembled engine): work put off is left to
+   * its readers.
    */
-  readonly whenIdle?: (job: () => Promise<boolean>) => void;
+  readonly whenIdle?: (job: () => Promise<boolean>, quietMs?: number) => void;
 }

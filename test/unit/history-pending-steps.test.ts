@@ -91,6 +91,20 @@ describe('steps indexed behind the writes', () => {
     expect(await stepDocs(database.driver)).toBe(recorded.length);
   });
 
+  it('waits for a quiet time: batches that come back to back are not slowed by indexing between them', async () => {
+    const { api, database } = await memoryBrain();
+    const target = await session(api);
+    await api.recordToolCalls(calls(target, 0, 20));
+    // A turn of the event loop, as between two calls from a page: a job armed without a quiet time runs here.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await stepDocs(database.driver)).toBe(0);
+    const { calls: second } = await api.recordToolCalls(calls(target, 20, 20));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await stepDocs(database.driver)).toBe(0);
+    await expect.poll(() => pendingFrom(database.driver)).toBeNull();
+    expect(await stepDocs(database.driver)).toBe(20 + second.length);
+  });
+
   it('survives a reopen between recording and indexing: the next search indexes them', async () => {
     const { api, database, engine, name } = await memoryBrain();
     const target = await session(api);

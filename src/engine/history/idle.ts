@@ -1,7 +1,8 @@
 /**
- * Work done when no engine call waits (history indexing behind the writes): a job runs on the engine's serial
- * queue like a call, one bounded chunk per turn, so an incoming call waits for at most one chunk. A job returns
- * whether more is left; it is queued again after a timer tick (calls sent meanwhile go first).
+ * Work done when the engine is idle (history indexing behind the writes): a job starts once no call has asked for
+ * it for `quietMs` — each new ask starts the wait again, so a caller sending batches back to back is not slowed by
+ * it — and runs on the engine's serial queue like a call, one bounded chunk per turn, so a call that comes in waits
+ * for at most one chunk. A job returns whether more is left; it is queued again after a timer tick.
  */
 import type { SerialQueue } from '../../core/serial-queue';
 
@@ -9,26 +10,36 @@ export type IdleJob = () => Promise<boolean>;
 
 /** While calls are queued, how long to wait before looking again (ms). */
 const BUSY_RETRY_MS = 5;
+/** How long no one must ask for a job before it starts, unless the asker says otherwise (ms). */
+export const QUIET_MS = 50;
 
-export function createIdleRunner(queue: SerialQueue): (job: IdleJob) => void {
-  const scheduled = new Set<IdleJob>();
+export type WhenIdle = (job: IdleJob, quietMs?: number) => void;
+
+export function createIdleRunner(queue: SerialQueue): WhenIdle {
+  /** Jobs waiting for their quiet time (with the timer), and jobs running their chunks (null). */
+  const jobs = new Map<IdleJob, ReturnType<typeof setTimeout> | null>();
 
   function arm(job: IdleJob, ms: number): void {
-    setTimeout(() => {
-      if (queue.pending > 0) return arm(job, BUSY_RETRY_MS);
-      queue.run(job).then(
-        (more) => (more ? arm(job, 0) : scheduled.delete(job)),
-        // Not lost: idle work is only ever work put off, still marked in the database, and every reader does it
-        // first — a failure (a closed brain aside) then reaches that reader's caller. Scheduling stops until the
-        // next write schedules it again.
-        () => scheduled.delete(job),
-      );
-    }, ms);
+    jobs.set(
+      job,
+      setTimeout(() => {
+        if (queue.pending > 0) return arm(job, BUSY_RETRY_MS);
+        jobs.set(job, null);
+        queue.run(job).then(
+          (more) => (more ? arm(job, 0) : jobs.delete(job)),
+          // Not lost: idle work is only ever work put off, still marked in the database, and every reader does it
+          // first — a failure (a closed brain aside) then reaches that reader's caller. Scheduling stops until the
+          // next write asks again.
+          () => jobs.delete(job),
+        );
+      }, ms),
+    );
   }
 
-  return (job) => {
-    if (scheduled.has(job)) return;
-    scheduled.add(job);
-    arm(job, 0);
+  return (job, quietMs = QUIET_MS) => {
+    const timer = jobs.get(job);
+    if (timer === null) return; // running: it goes on while there is more
+    if (timer !== undefined) clearTimeout(timer);
+    arm(job, quietMs);
   };
 }

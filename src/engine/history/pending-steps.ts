@@ -6,6 +6,7 @@
  * a step has the same one document either way, and no caller can see a recorded step missing from search.
  */
 import type { TaskId } from '../../core/ids';
+import type { EngineContext } from '../context';
 import type { SqlDriver } from '../../storage/sqlite/driver';
 import type { HistoryRepo } from '../../storage/sqlite/history-repo';
 import { storedStepDocument } from './step-index';
@@ -70,3 +71,23 @@ export function createPendingSteps(
 }
 
 export type PendingSteps = ReturnType<typeof createPendingSteps>;
+
+/** Past this many steps recorded and not indexed yet, idle indexing starts without waiting for a quiet time. */
+export const MAX_BACKLOG = 5_000;
+
+/**
+ * Asks the engine to index recorded steps when it is idle: after a quiet time (calls coming back to back are not
+ * slowed), or at the next free turn once the backlog passes MAX_BACKLOG (a search never has much to catch up on).
+ */
+export function createIdleStepIndexing(ctx: EngineContext, pending: PendingSteps) {
+  let backlog = 0;
+  const job = async () => {
+    const more = await pending.indexChunk();
+    backlog = more ? Math.max(0, backlog - INDEX_CHUNK.steps) : 0;
+    return more;
+  };
+  return (steps: number): void => {
+    backlog += steps;
+    ctx.whenIdle?.(job, backlog > MAX_BACKLOG ? 0 : undefined);
+  };
+}

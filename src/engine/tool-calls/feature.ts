@@ -17,19 +17,21 @@ import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
 import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
-import { createPendingSteps } from '../history/pending-steps';
+import { createIdleStepIndexing, createPendingSteps } from '../history/pending-steps';
 import { createBodyMemory } from './bodies';
 import { MAX_TOOL_CALLS, parseToolCallInput } from './input';
 import { newBatchState, recordOne } from './record';
 
 export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: CheckpointStore) {
   const history = createHistoryRepo(ctx.db);
+  const pendingSteps = createPendingSteps(ctx.db, history);
   return {
     log,
     checkpoints: store,
     journal: createJournalRepo(ctx.db),
     history,
-    pendingSteps: createPendingSteps(ctx.db, history),
+    pendingSteps,
+    indexWhenIdle: createIdleStepIndexing(ctx, pendingSteps),
     tasks: createTasksRepo(ctx.db),
     events: createEventsRepo(ctx.db),
     contexts: createToolContextRepo(ctx.db),
@@ -71,7 +73,7 @@ export function createToolCallsFeature(ctx: EngineContext, deps: ToolCallsDeps) 
       return out;
     });
     // The steps' search documents, when no call waits (every search catches up first in any case).
-    if (batch.firstStepId !== null) ctx.whenIdle?.(deps.pendingSteps.indexChunk);
+    if (batch.firstStepId !== null) deps.indexWhenIdle(calls.length);
     for (const [key, eventId, body] of batch.remember) deps.bodyMemory.set(key, eventId, body);
     for (const taskId of batch.touched.steps) ctx.emit({ topic: 'steps', taskId });
     for (const taskId of batch.touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId });

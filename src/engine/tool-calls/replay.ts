@@ -36,7 +36,7 @@ export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
       if (batch.firstStepId !== null) {
         await deps.pendingSteps.mark(batch.firstStepId);
         // Runs once the caller's call is over (the queue is busy until then); after a rollback, finds nothing.
-        ctx.whenIdle?.(deps.pendingSteps.indexChunk);
+        deps.indexWhenIdle(batch.steps.size);
       }
       await deps.log.flushDeferred(batch.deferred);
       for (const taskId of batch.touched.steps) touched.steps.add(taskId);
