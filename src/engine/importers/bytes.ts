@@ -1,6 +1,6 @@
 /**
  * Reading a transcript's bytes without holding them whole: a Uint8Array is viewed in chunks, a Blob/File read in
- * slices of 256 KiB, the next one already being read while the caller decodes the current one. UTF-8 is decoded with
+ * slices of 1 MiB, the next one already being read while the caller decodes the current one. UTF-8 is decoded with
  * replacement (bytes that are not UTF-8 become U+FFFD, never an error), carrying a character split across two
  * chunks over.
  */
@@ -8,9 +8,13 @@ import { BrainError } from '../../core/errors';
 
 export type Bytes = Uint8Array | Blob;
 
-export const CHUNK_BYTES = 256 * 1024;
-/** Slices being read while the caller decodes one: each read is a round trip to the browser's blob store. */
-const READ_AHEAD = 4;
+/**
+ * A slice costs ~1 ms in a Chromium 156 worker whatever its size (`Blob.slice` and `arrayBuffer`, each a round
+ * trip to the browser's blob store): 256 KiB slices took 11 % of the 500 MB import bench's worker time, 1 MiB ones 4 %.
+ */
+export const CHUNK_BYTES = 1024 * 1024;
+/** Slices being read while the caller decodes one (2 MiB in flight). */
+const READ_AHEAD = 2;
 
 export const sizeOf = (data: Bytes): number => (data instanceof Uint8Array ? data.byteLength : data.size);
 
@@ -36,8 +40,9 @@ async function slice(data: Bytes, start: number, end: number): Promise<Uint8Arra
  * stream: in Chromium 156 a byte stream read into the caller's buffer (BYOB), consumed as fast as an import decodes
  * it, stops delivering after a few hundred MB and the read never settles (reproduced in
  * test/browser/import-bytes.test.ts); its default reader holds more than slices do (measured: 70–128 MiB of
- * buffers against 37 for 1 MiB slices, reading 1.2 GB). Four slices in flight rather than one: the 500 MB import
- * bench ran at 29 MB/s against 12–25 on this machine (the page waits on each round trip otherwise).
+ * buffers against 37 for 1 MiB slices, reading 1.2 GB). Slices in flight rather than one at a time: the page
+ * would wait on each round trip (with 256 KiB slices, one at a time ran at 12–25 MB/s against 29 with four). A
+ * BYOB read of each slice's own stream into reused buffers stalled as well (the bench hung at its first import).
  */
 export async function* chunksOf(data: Bytes, chunkBytes = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   const size = sizeOf(data);

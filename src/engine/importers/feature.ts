@@ -15,6 +15,7 @@ import type { SessionId } from '../../core/ids';
 import { BrainError } from '../../core/errors';
 import { createImportsRepo } from '../../storage/sqlite/imports-repo';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { IMPORT_PAGE_CACHE_KIB, withPageCacheAtMost } from '../../storage/sqlite/page-cache';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
@@ -61,17 +62,19 @@ export function createImportersFeature(
       journal,
       backups: createBackupLookup(sorted.backups),
     };
-    const results: UnitResult[] = await ctx.db.transaction(async () => {
-      const out: UnitResult[] = [];
-      for (const unit of sorted.units) {
-        await reporter.startUnit('file' in unit ? unit.file.name : unit.folder);
-        const result = await importUnit(deps, unit, reporter);
-        if (result.kind === 'imported') reporter.endUnit(result.session.added, result.session.created);
-        out.push(result);
-      }
-      await replay.finish();
-      return out;
-    });
+    const results: UnitResult[] = await withPageCacheAtMost(ctx.db, IMPORT_PAGE_CACHE_KIB, () =>
+      ctx.db.transaction(async () => {
+        const out: UnitResult[] = [];
+        for (const unit of sorted.units) {
+          await reporter.startUnit('file' in unit ? unit.file.name : unit.folder);
+          const result = await importUnit(deps, unit, reporter);
+          if (result.kind === 'imported') reporter.endUnit(result.session.added, result.session.created);
+          out.push(result);
+        }
+        await replay.finish();
+        return out;
+      }),
+    );
     const imported = mergeSessions(results.flatMap((r) => (r.kind === 'imported' ? [r.session] : [])));
     const refused = [
       ...sorted.ignored.map((file) => ({ file, reason: 'not a transcript of a known format' })),
