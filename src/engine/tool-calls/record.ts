@@ -16,6 +16,9 @@ import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
 import { classifyToolCall } from '../../core/tools';
 import type { EngineContext } from '../context';
 import type { DeferredWrites } from '../events/log';
+import type { HistoryDoc } from '../../storage/sqlite/history-repo';
+import { stepDocument } from '../history/step-index';
+import { stepSearchText } from '../../core/events/step-text';
 import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
 import type { ToolCallsDeps } from './feature';
@@ -30,6 +33,11 @@ export interface BatchState {
   readonly steps: Map<StepId, TaskId>;
   /** The batch's first step: from it on, its steps wait for their search documents (history/pending-steps.ts). */
   firstStepId: StepId | null;
+  /**
+   * The search documents of the batch's steps when they are written with it (an import: its steps' text is in
+   * hand here, and indexing them behind would read them all back), else null (marked, indexed behind).
+   */
+  readonly stepDocs: HistoryDoc[] | null;
   readonly deferred: DeferredWrites;
   readonly events: SessionEvent[];
   /** Bodies to remember once the transaction committed (an id of a rolled-back event may be given out again). */
@@ -41,6 +49,7 @@ export interface BatchState {
 export function newBatchState(
   deps: ToolCallsDeps,
   contexts: Map<SessionId, ToolContext> = new Map(),
+  indexWithBatch = false,
 ): BatchState {
   return {
     bodies: createBodyKnowledge(deps.events, deps.checkpoints.repo, deps.bodyMemory),
@@ -49,6 +58,7 @@ export function newBatchState(
     links: new Map(),
     steps: new Map(),
     firstStepId: null,
+    stepDocs: indexWithBatch ? [] : null,
     deferred: { docs: [], touch: new Map() },
     events: [],
     remember: [],
@@ -96,8 +106,19 @@ export async function recordOne(
     status: step.status,
     createdAt: at,
   });
-  // Its search document is written just behind the batch (history/pending-steps.ts), from the stored step.
-  batch.firstStepId ??= added.id;
+  if (batch.stepDocs !== null) {
+    const doc = {
+      ...added,
+      taskId: p.taskId,
+      sessionId: p.sessionId,
+      tool: step.tool,
+      status: step.status,
+      createdAt: at,
+    };
+    batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
+  }
+  // Else its search document is written just behind the batch (history/pending-steps.ts), from the stored step.
+  else batch.firstStepId ??= added.id;
   batch.touched.steps.add(p.taskId);
   // The step was just inserted in this transaction: its events need not look it up again.
   batch.links.set(`st${added.id}`, Promise.resolve(p.taskId));

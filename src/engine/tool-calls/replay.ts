@@ -1,8 +1,12 @@
 /**
  * The recorder's internals for a caller that records tool calls inside its own transaction (an import that
  * writes a whole session at once): a batch is opened, calls are recorded one by one (`record`), and `flush`
- * writes what the batch put off (event search documents, session times, the classifier's context; the steps are
- * marked for indexing, history/pending-steps.ts) — each inside the caller's transaction. The caller publishes (emits) after its commit; the events are not kept in memory.
+ * writes what the batch put off (the steps' and events' search documents, session times, the classifier's context)
+ * — each inside the caller's transaction. The steps are indexed with their batch, not behind it as
+ * recordToolCalls does (history/pending-steps.ts): an import has every step's text in hand, and indexing behind
+ * would read all its steps back (the 500 MB import bench: 0.35× the native anchor instead of ≥ 0.5×, both timed
+ * until the session is searchable). The caller publishes (emits) after its commit; the events are not kept in
+ * memory.
  */
 import type { RecordToolCallInput, RecordedToolCall } from '../../core/api/tool-calls';
 import type { SessionId } from '../../core/ids';
@@ -14,7 +18,7 @@ import { newBatchState, recordOne } from './record';
 
 export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
   const contexts = new Map<SessionId, ToolContext>();
-  const newBatch = () => newBatchState(deps, contexts);
+  const newBatch = () => newBatchState(deps, contexts, true);
   let batch = newBatch();
   const touched = { steps: new Set<number>(), checkpoints: new Set<number>() };
   const loadContext = async (sessionId: SessionId): Promise<ToolContext> => {
@@ -33,11 +37,7 @@ export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
     },
     /** Writes the batch's deferred rows and starts a new one (bounded memory over a long import). */
     async flush(): Promise<void> {
-      if (batch.firstStepId !== null) {
-        await deps.pendingSteps.mark(batch.firstStepId);
-        // Runs once the caller's call is over (the queue is busy until then); after a rollback, finds nothing.
-        deps.indexWhenIdle(batch.steps.size);
-      }
+      if (batch.stepDocs !== null && batch.stepDocs.length > 0) await deps.history.indexSteps(batch.stepDocs);
       await deps.log.flushDeferred(batch.deferred);
       for (const taskId of batch.touched.steps) touched.steps.add(taskId);
       for (const taskId of batch.touched.checkpoints) touched.checkpoints.add(taskId);
