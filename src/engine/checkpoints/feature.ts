@@ -11,6 +11,7 @@ import {
   type NewEntry,
 } from '../../storage/sqlite/checkpoints-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createRecentBodies } from '../../storage/blobs/recent-bodies';
 import type { EngineContext } from '../context';
 import {
   bodyOf,
@@ -37,7 +38,9 @@ import type {
 export function createCheckpointStore(ctx: EngineContext) {
   const { db, clock, limits } = ctx;
   const cache = createBodyCache();
-  const repo = createCheckpointsRepo(db, { cache, now: () => clock.now() });
+  // An edit's before body is usually the previous edit's after body: encoded and hashed once (recent-bodies.ts).
+  const recent = createRecentBodies();
+  const repo = createCheckpointsRepo(db, { cache, recent, now: () => clock.now() });
   const tasks = createTasksRepo(db);
 
   /**
@@ -54,8 +57,8 @@ export function createCheckpointStore(ctx: EngineContext) {
     const cap = Math.min(limits.maxCheckpointBodyBytes, BODY_SIZE_CEILING);
     const prepared = inputs.map((input, index) => {
       const at = inputs.length > 1 ? ` (change ${index})` : '';
-      const before = prepareSide(input?.before, `The before body${at}`, cap);
-      const after = prepareSide(input?.after, `The after body${at}`, cap);
+      const before = prepareSide(input?.before, `The before body${at}`, cap, recent);
+      const after = prepareSide(input?.after, `The after body${at}`, cap, recent);
       return {
         taskId: taskIdOf(input.taskId),
         stepId: input.stepId === undefined ? null : asStepId(requireId(input.stepId, 'stepId')),

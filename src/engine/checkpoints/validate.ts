@@ -4,6 +4,7 @@ import { BrainError } from '../../core/errors';
 import { asCheckpointEntryId, asTaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
 import { utf8Length } from '../../core/utf8';
+import type { RecentBodies } from '../../storage/blobs/recent-bodies';
 import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
 import type { EntryRecord, NewEntrySide } from '../../storage/sqlite/checkpoints-repo';
 
@@ -18,13 +19,14 @@ export function prepareSide(
   value: unknown,
   what: string,
   cap: number,
+  recent?: RecentBodies,
 ): { side: NewEntrySide; binary: boolean } {
   if (value === null) return { side: { kind: 'absent' }, binary: false };
   if (typeof value === 'string') {
     // Cheap pre-check: a string of more UTF-16 units than the cap is over it in UTF-8 too.
     const size = value.length > cap ? utf8Length(value) : -1;
     if (size > cap) return { side: { kind: 'too-large', size }, binary: false };
-    const raw = textToBytes(value, what);
+    const raw = recent ? recent.bytesOf(value, () => textToBytes(value, what)) : textToBytes(value, what);
     if (raw.length > cap) return { side: { kind: 'too-large', size: raw.length }, binary: false };
     return { side: { kind: 'text', raw }, binary: false };
   }

@@ -5,6 +5,7 @@
  */
 import { BrainError } from '../../core/errors';
 import { createBodyCache, type BodyCache } from './cache';
+import type { RecentBodies } from './recent-bodies';
 import { BodyDefect, decodeBody, encodeBody, type BodyCodec, type EncodeOptions } from './codec';
 import { sha256, sameBytes, toHex } from './sha256';
 
@@ -51,6 +52,8 @@ export interface BodyStoreOptions {
   readonly maxDepth?: number;
   readonly cache?: BodyCache;
   readonly encode?: EncodeOptions;
+  /** Bodies stored lately: an array given again is not hashed again. */
+  readonly recent?: RecentBodies;
 }
 
 export interface CollectReport {
@@ -160,7 +163,8 @@ export function createBodyStore(rows: BodyRows, options: BodyStoreOptions = {}) 
       path: string,
       baseId?: number,
     ): Promise<{ id: number; created: boolean; hash: Uint8Array }> {
-      const hash = await sha256(raw);
+      const hash = options.recent?.hashOf(raw) ?? (await sha256(raw));
+      options.recent?.hashed(raw, hash);
       const existing = await rows.byHash(hash);
       if (existing) return { id: existing.id, created: false, hash };
       const base = baseId === undefined ? await rows.latestForPath(path) : (await rows.chain(baseId, 1))[0];
