@@ -10,7 +10,7 @@ import {
 import type { CheckpointEntryId, StepId } from '../../core/ids';
 import type { StepStatus } from '../../core/model';
 import type { SqlDriver } from './driver';
-import type { StepToIndex } from './journal-repo';
+import { toStepToIndex, type StepToIndex } from './journal-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
@@ -289,17 +289,7 @@ export function createHistoryRepo(db: SqlDriver) {
       for (const row of rows) {
         if (out.length > 0 && bytes + row.bytes > maxBytes) return { steps: out, rest: true };
         bytes += row.bytes;
-        out.push({
-          id: asStepId(row.id),
-          taskId: asTaskId(row.task_id),
-          sessionId: row.session_id === null ? null : asSessionId(row.session_id),
-          seq: row.seq,
-          tool: row.tool,
-          params: row.params,
-          result: row.result,
-          status: row.status,
-          createdAt: row.created_at,
-        });
+        out.push(toStepToIndex(row));
       }
       return { steps: out, rest: rows.length === limit };
     },

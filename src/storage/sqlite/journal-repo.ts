@@ -47,6 +47,19 @@ export interface StepToIndex {
   readonly createdAt: number;
 }
 
+/** A stored step as the history index reads it (its JSON columns as their text), with its task's session. */
+export const toStepToIndex = (row: StepRow & { session_id: number | null }): StepToIndex => ({
+  id: asStepId(row.id),
+  taskId: asTaskId(row.task_id),
+  sessionId: row.session_id === null ? null : asSessionId(row.session_id),
+  seq: row.seq,
+  tool: row.tool,
+  params: row.params,
+  result: row.result,
+  status: row.status,
+  createdAt: row.created_at,
+});
+
 const toMessage = (row: MessageRow): Message => ({
   id: asMessageId(row.id),
   sessionId: asSessionId(row.session_id),
@@ -169,17 +182,7 @@ export function createJournalRepo(db: SqlDriver) {
          WHERE st.id IN (SELECT value FROM json_each(?)) ORDER BY st.id DESC`,
         [JSON.stringify(ids)],
       );
-      return rows.map((row) => ({
-        id: asStepId(row.id),
-        taskId: asTaskId(row.task_id),
-        sessionId: row.session_id === null ? null : asSessionId(row.session_id),
-        seq: row.seq,
-        tool: row.tool,
-        params: row.params,
-        result: row.result,
-        status: row.status,
-        createdAt: row.created_at,
-      }));
+      return rows.map(toStepToIndex);
     },
 
     async listSteps(taskId: TaskId): Promise<Step[]> {
