@@ -8,9 +8,8 @@ import {
   type TaskId,
 } from '../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../core/ids';
-import type { StepStatus } from '../../core/model';
 import type { SqlDriver } from './driver';
-import { toStepToIndex, type StepToIndex } from './journal-repo';
+import { toStepToIndex, type StepRow, type StepToIndex } from './journal-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
@@ -70,18 +69,7 @@ const toHit = (row: HitRow): HistoryHitRow => ({
   score: row.score,
 });
 
-interface StepToIndexRow {
-  id: number;
-  task_id: number;
-  session_id: number | null;
-  seq: number;
-  tool: string;
-  params: string;
-  result: string;
-  status: StepStatus;
-  created_at: number;
-  bytes: number;
-}
+type StepToIndexRow = StepRow & { session_id: number | null; bytes: number };
 
 export interface SearchFilter {
   readonly sessionId?: SessionId;

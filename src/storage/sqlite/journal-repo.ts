@@ -14,7 +14,7 @@ interface MessageRow {
   created_at: number;
 }
 
-interface StepRow {
+export interface StepRow {
   id: number;
   task_id: number;
   seq: number;
