@@ -123,7 +123,13 @@ async function buildPage() {
     configFile: false,
     logLevel: 'warn',
     root: here('../page'),
-    build: { outDir, emptyOutDir: true, target: 'es2022', sourcemap: false },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      minify: process.env.BENCH_MINIFY !== '0',
+    },
     worker: { format: 'es', plugins: () => experimentPlugins() },
     plugins: experimentPlugins(),
   });

@@ -16,6 +16,8 @@
  *   … the work …
  *   const peak = await sampler.stop();    // { samples, heapUsed, heapTotal, backing, wasm, sum } in bytes
  */
+import { writeFileSync } from 'node:fs';
+
 const MiB = 1024 * 1024;
 
 /** Run in a worker before its script: remembers every wasm memory made or exported there. */
@@ -141,6 +143,14 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
     if (results.some((r) => r !== null)) samples++;
   }
 
+  async function writeProfiles(prefix) {
+    let n = 0;
+    for (const sessionId of workers.keys()) {
+      const { profile } = await send(sessionId, 'Profiler.stop');
+      writeFileSync(`${prefix}.${Date.now()}.${n++}.cpuprofile`, JSON.stringify(profile));
+    }
+  }
+
   return {
     /** Workers attached so far (url list). */
     workers: () => [...workers.values()].map((w) => w.url),
@@ -150,6 +160,16 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       started0 = Date.now();
       samples = 0;
       running = true;
+      // BENCH_CPU_PROFILE=<prefix>: a CPU profile of each worker while sampling, written at stop() as
+      // <prefix>.<time>.<n>.cpuprofile (open in DevTools' Performance panel; build with BENCH_MINIFY=0 for names).
+      if (process.env.BENCH_CPU_PROFILE)
+        for (const sessionId of workers.keys())
+          void send(sessionId, 'Profiler.enable')
+            .then(() => send(sessionId, 'Profiler.setSamplingInterval', { interval: 500 }))
+            .then(() => send(sessionId, 'Profiler.start'))
+            .catch((error) => {
+              failure ??= error;
+            });
       loop = (async () => {
         while (running) {
           const started = Date.now();
@@ -170,6 +190,7 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       await loop;
       if (failure) throw failure;
       await round();
+      if (process.env.BENCH_CPU_PROFILE) await writeProfiles(process.env.BENCH_CPU_PROFILE);
       const all = [...peaks.values()];
       if (all.length === 0 || samples === 0)
         throw new Error('No worker memory sample was taken (no worker attached?).');
