@@ -4,11 +4,11 @@
  * chunks, and every reader of the index catches up first — so no caller ever sees a recorded step missing from
  * search. Each test first shows the documents really are missing when it looks (else it would prove nothing).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BrainApi, SessionId, TaskId } from '../../src/core/api';
 import { createSerialQueue } from '../../src/core/serial-queue';
 import { createBrainApi } from '../../src/engine/create-engine';
-import { createIdleRunner } from '../../src/engine/history/idle';
+import { createIdleRunner, QUIET_MS } from '../../src/engine/history/idle';
 import { createPendingSteps } from '../../src/engine/history/pending-steps';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { openDatabase } from '../../src/storage/sqlite/database';
@@ -94,15 +94,24 @@ describe('steps indexed behind the writes', () => {
   it('waits for a quiet time: batches that come back to back are not slowed by indexing between them', async () => {
     const { api, database } = await memoryBrain();
     const target = await session(api);
-    await api.recordToolCalls(calls(target, 0, 20));
-    // A turn of the event loop, as between two calls from a page: a job armed without a quiet time runs here.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await stepDocs(database.driver)).toBe(0);
-    const { calls: second } = await api.recordToolCalls(calls(target, 20, 20));
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(await stepDocs(database.driver)).toBe(0);
-    await expect.poll(() => pendingFrom(database.driver)).toBeNull();
-    expect(await stepDocs(database.driver)).toBe(20 + second.length);
+    // The engine's timers on a clock the test moves: no wait on the machine's time, no "nothing happened yet" by luck.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await api.recordToolCalls(calls(target, 0, 20));
+      await vi.advanceTimersByTimeAsync(QUIET_MS - 1);
+      expect(await stepDocs(database.driver)).toBe(0);
+      // The next batch, just before the quiet time is over, starts it again.
+      const { calls: second } = await api.recordToolCalls(calls(target, 20, 20));
+      await vi.advanceTimersByTimeAsync(QUIET_MS - 1);
+      expect(await stepDocs(database.driver)).toBe(0);
+      // Quiet time over since the last batch: the job starts (its chunk runs on the engine's queue).
+      await vi.advanceTimersByTimeAsync(1);
+      vi.useRealTimers();
+      await expect.poll(() => pendingFrom(database.driver)).toBeNull();
+      expect(await stepDocs(database.driver)).toBe(20 + second.length);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('survives a reopen between recording and indexing: the next search indexes them', async () => {
