@@ -4,7 +4,9 @@
  * it — and runs on the engine's serial queue like a call, one bounded chunk per turn, so a call that comes in waits
  * for at most one chunk. A job returns whether more is left; it is queued again after a timer tick.
  */
+import type { TimerPort } from '../../core/retention/index';
 import type { SerialQueue } from '../../core/serial-queue';
+import { globalTimers } from '../lifecycle/schedule';
 
 export type IdleJob = () => Promise<boolean>;
 
@@ -15,14 +17,15 @@ export const QUIET_MS = 50;
 
 export type WhenIdle = (job: IdleJob, quietMs?: number) => void;
 
-export function createIdleRunner(queue: SerialQueue): WhenIdle {
+/** `timers`: the lifecycle's (in Node, a pending job does not keep the process alive). */
+export function createIdleRunner(queue: SerialQueue, timers: TimerPort = globalTimers): WhenIdle {
   /** Jobs waiting for their quiet time (with the timer), and jobs running their chunks (null). */
-  const jobs = new Map<IdleJob, ReturnType<typeof setTimeout> | null>();
+  const jobs = new Map<IdleJob, unknown>();
 
   function arm(job: IdleJob, ms: number): void {
     jobs.set(
       job,
-      setTimeout(() => {
+      timers.set(() => {
         if (queue.pending > 0) return arm(job, BUSY_RETRY_MS);
         jobs.set(job, null);
         queue.run(job).then(
@@ -39,7 +42,7 @@ export function createIdleRunner(queue: SerialQueue): WhenIdle {
   return (job, quietMs = QUIET_MS) => {
     const timer = jobs.get(job);
     if (timer === null) return; // running: it goes on while there is more
-    if (timer !== undefined) clearTimeout(timer);
+    if (timer !== undefined) timers.clear(timer);
     arm(job, quietMs);
   };
 }
