@@ -7,7 +7,7 @@ import { checkpointsBench } from './checkpoints';
 import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 import { recordEventBench } from './record-event';
-import { toolCallsBench } from './tool-calls';
+import { closeLeftOpen, openToolCallsBrain, toolCallsBench } from './tool-calls';
 import { importBench } from './import';
 
 const bench = {
@@ -18,6 +18,8 @@ const bench = {
   history: historyBench,
   recordEvent: recordEventBench,
   toolCalls: toolCallsBench,
+  openToolCallsBrain,
+  closeLeftOpen,
   importTranscripts: importBench,
 };
 

@@ -2,7 +2,8 @@
  * The storage floor of recording tool calls, in a worker of its own: the same wa-sqlite build on the same OPFS VFS,
  * agent.db's schema (migrated as the engine migrates it), and for each call only the two writes no recording can
  * skip — its step row (params and result JSON) and its search document (the decoded text the engine indexes) —
- * through the engine's own repositories, in transactions of `batchSize`. No classification, no events, no
+ * through the engine's own repositories, in transactions of `batchSize`; or, with `documents: false`, the step rows
+ * alone (a recording that indexes behind its writes still writes them). No classification, no events, no
  * checkpoints, no Comlink: what the rows alone cost, measured in the same run as `recordToolCalls`.
  */
 import { openDatabase } from '../../../src/storage/sqlite/database';
@@ -18,6 +19,8 @@ export interface FloorRequest {
   readonly batchSize: number;
   /** Per call: its params and result as the engine writes them, and its search text. */
   readonly rows: readonly (readonly [params: string, result: string, text: string])[];
+  /** false: the step rows alone (what a recording that indexes behind its writes cannot go below). */
+  readonly documents: boolean;
 }
 
 export interface FloorResult {
@@ -25,7 +28,7 @@ export interface FloorResult {
   readonly perSecond: number;
 }
 
-async function floor({ dbName, batchSize, rows }: FloorRequest): Promise<FloorResult> {
+async function floor({ dbName, batchSize, rows, documents }: FloorRequest): Promise<FloorResult> {
   const engine = await createOpfsSqliteEngine();
   const database = await openDatabase(engine, dbName, {
     read: () => readOpfsDatabase(dbName),
@@ -62,7 +65,7 @@ async function floor({ dbName, batchSize, rows }: FloorRequest): Promise<FloorRe
           const step = { ...added, taskId, sessionId, tool: 'bash', status: 'ok' as const };
           docs.push(stepDocument({ ...step, createdAt }, text));
         }
-        await history.indexSteps(docs);
+        if (documents) await history.indexSteps(docs);
       });
     }
     const ms = performance.now() - started;

@@ -19,6 +19,20 @@ export interface ToolCallsBenchOptions {
   readonly batchCalls: number;
   readonly batchSize: number;
   readonly singleCalls: number;
+  /** Leave the brain (and its worker) open for its CPU profile to be taken; `closeLeftOpen()` closes it. */
+  readonly leaveOpen?: boolean;
+}
+
+let leftOpen: Brain | null = null;
+
+/** Opens the section's brain ahead of the run (so a CPU profile can be started in its worker first). */
+export async function openToolCallsBrain(dbName: string): Promise<void> {
+  leftOpen = await openBrain({ dbName });
+}
+
+export async function closeLeftOpen(): Promise<void> {
+  await leftOpen?.close();
+  leftOpen = null;
 }
 
 /** Bash calls of SWE-bench-shaped sessions (greps, cats, sed -i, pytest, long outputs) and Claude Code edits. */
@@ -133,7 +147,12 @@ const stats = (samples: number[]) => {
  * The storage floor (storage-floor-worker.ts): each call's step row and search document alone, written by the
  * engine's repositories in a worker of their own on OPFS — the texts prepared here, before the clock starts.
  */
-async function storageFloor(dbName: string, calls: readonly ToolCall[], batchSize: number) {
+async function storageFloor(
+  dbName: string,
+  calls: readonly ToolCall[],
+  batchSize: number,
+  documents: boolean,
+) {
   const rows = calls.map((call) => {
     const step = stepOf(call, classifyToolCall(call));
     return [
@@ -148,7 +167,7 @@ async function storageFloor(dbName: string, calls: readonly ToolCall[], batchSiz
       worker.onmessage = (event: MessageEvent<{ result?: FloorResult; error?: string }>) =>
         resolve(event.data);
       worker.onerror = (event) => reject(new Error(`The storage floor worker failed: ${event.message}`));
-      worker.postMessage({ dbName, batchSize, rows } satisfies FloorRequest);
+      worker.postMessage({ dbName, batchSize, rows, documents } satisfies FloorRequest);
     });
     if (!reply.result) throw new Error(`The storage floor failed: ${reply.error ?? 'no result'}`);
     return reply.result;
@@ -158,7 +177,8 @@ async function storageFloor(dbName: string, calls: readonly ToolCall[], batchSiz
 }
 
 export async function toolCallsBench(options: ToolCallsBenchOptions) {
-  const brain = await openBrain({ dbName: options.dbName });
+  const brain = leftOpen ?? (await openBrain({ dbName: options.dbName }));
+  leftOpen = null;
   try {
     const all = calls(options.batchCalls + 2 * options.singleCalls);
     // Warm-up: the worker's first statements compile; not measured.
@@ -190,6 +210,13 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
       `${options.dbName}-floor`,
       all.slice(0, options.batchCalls),
       options.batchSize,
+      true,
+    );
+    const rowsFloor = await storageFloor(
+      `${options.dbName}-rows`,
+      all.slice(0, options.batchCalls),
+      options.batchSize,
+      false,
     );
 
     // Single calls and the anchor, alternating in blocks of 25 so load drift hits both alike.
@@ -218,6 +245,7 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
         indexedPerSecond: (options.batchCalls * 1000) / indexedMs,
       },
       floor,
+      rowsFloor,
       single: stats(singleSamples),
       anchor: stats(anchorSamples),
       checks: resume.checkpoint.validations.length,
@@ -225,6 +253,7 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
       integrity: await brain.integrityCheck(),
     };
   } finally {
-    await brain.close();
+    if (options.leaveOpen) leftOpen = brain;
+    else await brain.close();
   }
 }
