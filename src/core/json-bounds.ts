@@ -94,6 +94,8 @@ function isPlainObject(value: object): boolean {
 export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}): void {
   const maxDepth = bounds.maxDepth ?? maxJsonDepth;
   const counting = bounds.maxChars !== undefined;
+  // Plain JSON within the depth, with no size to count: nothing to say, found without the walk's bookkeeping.
+  if (!counting && maxDepth <= maxJsonDepth && plainJsonChars(value, maxDepth) >= 0) return;
   const exact = bounds.lowerBound !== true;
   let chars = 0;
   let deepest = 0;
@@ -179,11 +181,55 @@ export function checkJson(value: unknown, where: string, bounds: JsonBounds = {}
 }
 
 /**
- * `value` as JSON text, checked as `checkJson` does with `maxChars`, but with its strings written once: the walk
- * counts a lower bound (nothing written for a value over the limit by it), the text's own length decides.
+ * The lower bound `checkJson` counts, of a value that is plain JSON nested at most `maxDepth` levels; -1 for any
+ * other (not JSON, a cycle — endless depth —, too deep): then `checkJson` walks it again and says why. Recursive,
+ * but never past `maxDepth + 1` frames. A number counts one character: the bound only spares writing out a value
+ * already too long by it; the length of the text written decides.
+ */
+function plainJsonChars(value: unknown, depthLeft: number): number {
+  if (value === null) return 4;
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? 1 : -1;
+    case 'boolean':
+      return 4;
+    case 'object':
+      break;
+    default:
+      return -1;
+  }
+  if (depthLeft <= 0) return -1;
+  let chars = 2;
+  if (Array.isArray(value)) {
+    const length = value.length;
+    for (let i = 0; i < length; i++) {
+      const n = plainJsonChars(value[i], depthLeft - 1);
+      if (n < 0) return -1;
+      chars += n + 1;
+    }
+    return length === 0 ? chars : chars - 1;
+  }
+  if (!isPlainObject(value)) return -1;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const n = plainJsonChars(record[key], depthLeft - 1);
+    if (n < 0) return -1;
+    chars += key.length + n + 4;
+  }
+  return chars === 2 ? chars : chars - 1;
+}
+
+/**
+ * `value` as JSON text, checked as `checkJson` does with `maxChars`, but with its strings written once: a lower
+ * bound is counted first (nothing written for a value over the limit by it), the text's own length decides. Plain
+ * JSON within the depth (nearly every value) is counted by one light recursive pass; anything else takes the
+ * checking walk, whose refusal says where.
  */
 export function jsonText(value: unknown, where: string, maxChars: number): string {
-  checkJson(value, where, { maxChars, lowerBound: true });
+  const lower = plainJsonChars(value, maxJsonDepth);
+  if (lower < 0 || lower > maxChars) checkJson(value, where, { maxChars, lowerBound: true });
   const text = JSON.stringify(value);
   if (text.length > maxChars) throw tooLargeJson(where, text.length, maxChars);
   return text;
