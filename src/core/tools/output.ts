@@ -19,16 +19,20 @@ export function cleanLine(raw: string): string {
   return cr >= 0 ? line.slice(cr + 1) : line;
 }
 
-/** The output's lines, cleaned and bounded. */
+/**
+ * The output's lines, cleaned and bounded: split at `\n` (no line after a final one), each cut to
+ * `maxLineChars`, then cleaned — a line is cleaned only when the text has a `\r` or an escape at all.
+ */
 export function outputLines(output: string): string[] {
   const text = output.length > maxScanChars ? output.slice(output.length - maxScanChars) : output;
-  const lines: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    lines.push(cleanLine(text.slice(start, Math.min(end, start + maxLineChars))));
-    start = end + 1;
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const clean = text.includes('\r') || text.includes('\x1b');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const cut = line.length > maxLineChars ? line.slice(0, maxLineChars) : line;
+    if (clean) lines[i] = cleanLine(cut);
+    else if (cut !== line) lines[i] = cut;
   }
   return lines;
 }

@@ -26,12 +26,15 @@ export function pytestSummaries(lines: readonly string[]): Reading[] {
       failures.add(cut >= 0 ? rest.slice(0, cut) : rest);
       return;
     }
-    const verbose = /^(\S+::\S+) (FAILED|ERROR)\b/.exec(raw);
+    // Each pattern is tried only on a line that has what it needs (`::`; an ending in `s` or `)`).
+    const verbose = raw.includes('::') ? /^(\S+::\S+) (FAILED|ERROR)\b/.exec(raw) : null;
     if (verbose) {
       failures.add(verbose[1] as string);
       return;
     }
     const line = trimChars(raw, '= ');
+    const end = line.charCodeAt(line.length - 1);
+    if (end !== 0x73 && end !== 0x29) return;
     const time = pytestTime.exec(line);
     if (!time) return;
     const head = line.slice(0, time.index);
