@@ -43,8 +43,13 @@ export interface RunnerMatch {
   readonly rules: FlagRules;
 }
 
-export const basename = (word: string) =>
-  word.slice(word.lastIndexOf('/') + 1).replace(/\.(exe|cmd|bat)$/, '');
+/** The last path segment, without a Windows `.exe`/`.cmd`/`.bat` ending (exactly those, lower case). */
+export function basename(word: string): string {
+  const name = word.slice(word.lastIndexOf('/') + 1);
+  if (name.length < 4 || name.charCodeAt(name.length - 4) !== 0x2e) return name;
+  const ending = name.slice(-3);
+  return ending === 'exe' || ending === 'cmd' || ending === 'bat' ? name.slice(0, -4) : name;
+}
 
 /** The runner of `argv`, or null when it is no check this classifier knows. */
 export function recognizeRunner(argv: readonly string[]): RunnerMatch | null {

@@ -5,6 +5,20 @@
 import { blank, meta, type Word } from './lex';
 import { readAnsiQuoted, scanBackquote, scanDollar } from './lex-scan';
 
+/** ASCII characters that end a word or need a look (blanks, operators, quotes, escapes, expansions, globs). */
+const special = new Uint8Array(128);
+for (const c of ' \t\r\n|&;()<>\\\'"$`*?[') special[c.charCodeAt(0)] = 1;
+
+/** The end of the run of ordinary characters from `i`: each is taken as it is. */
+function plainRun(src: string, i: number, n: number): number {
+  let j = i;
+  for (; j < n; j++) {
+    const code = src.charCodeAt(j);
+    if (code < 128 && special[code] === 1) break;
+  }
+  return j;
+}
+
 /** One word from `start` (not blank, not an operator): quotes removed, expansions kept verbatim. */
 export function readWord(src: string, start: number, problems: string[]): Word {
   const n = src.length;
@@ -14,6 +28,12 @@ export function readWord(src: string, start: number, problems: string[]): Word {
   let expands = false;
   let glob = false;
   while (i < n) {
+    const run = plainRun(src, i, n);
+    if (run > i) {
+      value += src.slice(i, run);
+      i = run;
+      continue;
+    }
     const c = src[i] as string;
     if (blank(c) || c === '\n') break;
     if (meta(c)) {
@@ -74,12 +94,23 @@ export function readWord(src: string, start: number, problems: string[]): Word {
   return { kind: 'word', value, raw: src.slice(start, i), start, end: i, quoted, expands, glob };
 }
 
+/** `"`, `\\`, `$` and a backquote: what ends or changes the text inside double quotes. */
+const inDoubleQuotesSpecial = (code: number) =>
+  code === 0x22 || code === 0x5c || code === 0x24 || code === 0x60;
+
 function readDoubleQuoted(src: string, from: number) {
   const n = src.length;
   let i = from;
   let value = '';
   let expands = false;
   while (i < n) {
+    let run = i;
+    while (run < n && !inDoubleQuotesSpecial(src.charCodeAt(run))) run++;
+    if (run > i) {
+      value += src.slice(i, run);
+      i = run;
+      continue;
+    }
     const c = src[i] as string;
     if (c === '"') return { value, expands, end: i + 1, closed: true };
     if (c === '\\') {
