@@ -91,7 +91,12 @@ export function createCheckpointStore(ctx: EngineContext) {
     return out;
   }
 
-  return { repo, store };
+  return {
+    repo,
+    store,
+    /** Runs `work` with the shared body cache bounded to `bytes` (an import: cache.ts). */
+    withBodyCacheAtMost: <T>(bytes: number, work: () => Promise<T>) => cache.atMost(bytes, work),
+  };
 }
 
 export type CheckpointStore = ReturnType<typeof createCheckpointStore>;
