@@ -192,6 +192,16 @@ function requireNonEmpty(value: unknown, what: string, max: number): string {
   return text;
 }
 
+/** Kinds whose text may be empty (their other fields say what happened). */
+const textOptional: ReadonlySet<EventKind> = new Set([
+  'file_change',
+  'validation',
+  'plan_step_started',
+  'plan_step_done',
+  'blocker_resolved',
+  'answer',
+]);
+
 /** Validates what a caller sent (it crossed a worker boundary: trust nothing) into the stored shape. */
 export function parseEventInput(input: unknown, limits: EventLimits = defaultEventLimits): EventRecord {
   if (typeof input !== 'object' || input === null) {
@@ -202,103 +212,95 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
   }
   const raw = input as Record<string, unknown>;
   const kind = parseEventKind(raw['kind']);
-  const textRequired = ![
-    'file_change',
-    'validation',
-    'plan_step_started',
-    'plan_step_done',
-    'blocker_resolved',
-    'answer',
-  ].includes(kind);
+  const textRequired = !textOptional.has(kind);
   const text =
     textRequired || raw['text'] !== undefined
       ? textRequired
         ? requireNonEmpty(raw['text'], `The ${kind} text`, limits.maxTextChars)
         : requireText(raw['text'], `The ${kind} text`, limits.maxTextChars)
       : '';
-  const base = {
+  // Built once with every key in place, then the kind's fields set: no object spread on this path (in Node 20 a
+  // spread with further keys costs microseconds; the record's key order is unchanged).
+  const record: Mutable<EventRecord> = {
     sessionId: asSessionId(requireId(raw['sessionId'], 'sessionId')),
     taskId: optionalId(raw['taskId'], 'taskId', asTaskId),
     stepId: optionalId(raw['stepId'], 'stepId', asStepId),
     planStepId: optionalId(raw['planStepId'], 'planStepId', asPlanStepId),
     kind,
     text,
-    refEventId: null as EventId | null,
-    path: null as string | null,
-    checkpointEntryId: null as CheckpointEntryId | null,
+    refEventId: null,
+    path: null,
+    checkpointEntryId: null,
+    data: {},
   };
   switch (kind) {
     case 'instruction':
     case 'blocker':
     case 'question':
-      return { ...base, data: {} };
-    case 'note':
-      return {
-        ...base,
-        data: {
-          ...(raw['said'] === true ? { said: true as const } : {}),
-          ...(raw['todos'] === undefined || raw['todos'] === null
-            ? {}
-            : { todos: parseAgentTodos(raw['todos']) }),
-        },
-      };
+      return record;
+    case 'note': {
+      const data: Mutable<EventData> = {};
+      if (raw['said'] === true) data.said = true;
+      if (raw['todos'] !== undefined && raw['todos'] !== null) data.todos = parseAgentTodos(raw['todos']);
+      record.data = data;
+      return record;
+    }
     case 'decision': {
       const why =
         raw['why'] === undefined || raw['why'] === null
           ? undefined
           : requireText(raw['why'], 'Decision why', limits.maxTextChars);
-      return {
-        ...base,
-        refEventId: optionalId(raw['supersedes'], 'supersedes', asEventId),
-        data: why === undefined || why.trim() === '' ? {} : { why: why.trim() },
-      };
+      record.refEventId = optionalId(raw['supersedes'], 'supersedes', asEventId);
+      if (why !== undefined && why.trim() !== '') record.data = { why: why.trim() };
+      return record;
     }
-    case 'file_change':
-      return {
-        ...base,
-        path: requireNonEmpty(raw['path'], 'File path', limits.maxNameChars),
-        checkpointEntryId: optionalId(raw['checkpointEntryId'], 'checkpointEntryId', asCheckpointEntryId),
-        data: {
-          change: raw['change'] === undefined ? 'modified' : parseFileChangeKind(raw['change']),
-          ...(raw['outside'] === true ? { outside: true as const } : {}),
-        },
+    case 'file_change': {
+      record.path = requireNonEmpty(raw['path'], 'File path', limits.maxNameChars);
+      record.checkpointEntryId = optionalId(
+        raw['checkpointEntryId'],
+        'checkpointEntryId',
+        asCheckpointEntryId,
+      );
+      const data: Mutable<EventData> = {
+        change: raw['change'] === undefined ? 'modified' : parseFileChangeKind(raw['change']),
       };
+      if (raw['outside'] === true) data.outside = true;
+      record.data = data;
+      return record;
+    }
     case 'validation':
-      return {
-        ...base,
-        data: {
-          name: requireNonEmpty(raw['name'], 'Validation name', limits.maxNameChars),
-          result: parseValidationResult(raw['result']),
-        },
+      record.data = {
+        name: requireNonEmpty(raw['name'], 'Validation name', limits.maxNameChars),
+        result: parseValidationResult(raw['result']),
       };
+      return record;
     case 'blocker_resolved':
-      return { ...base, refEventId: asEventId(requireId(raw['resolves'], 'resolves')), data: {} };
+      record.refEventId = asEventId(requireId(raw['resolves'], 'resolves'));
+      return record;
     case 'answer':
-      return { ...base, refEventId: asEventId(requireId(raw['answers'], 'answers')), data: {} };
+      record.refEventId = asEventId(requireId(raw['answers'], 'answers'));
+      return record;
     case 'plan_step_started':
     case 'plan_step_done':
-      if (base.planStepId === null)
+      if (record.planStepId === null)
         throw new BrainError('InvalidArgument', `A ${kind} event needs the planStepId.`);
-      return { ...base, data: {} };
+      return record;
     case 'progress': {
       const next =
         raw['next'] === undefined || raw['next'] === null
           ? ''
           : requireText(raw['next'], 'Progress next', limits.maxTextChars).trim();
-      return { ...base, data: next === '' ? {} : { next } };
+      if (next !== '') record.data = { next };
+      return record;
     }
   }
 }
 
-/** Rebuilds the typed event from its stored columns (the inverse of `parseEventInput`). */
-export function eventFromRecord(
-  record: EventRecord & {
-    readonly id: EventId;
-    readonly createdAt: number;
-    readonly compressedAt: number | null;
-  },
-): SessionEvent {
-  const common = {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** What every event has, in this key order, with its kind last: a fresh object the kind's fields are set on. */
+function commonOf<E extends SessionEvent>(record: EventRecord & EventStamp, kind: E['kind']): Mutable<E> {
+  return {
     id: record.id,
     sessionId: record.sessionId,
     taskId: record.taskId,
@@ -307,7 +309,18 @@ export function eventFromRecord(
     text: record.text,
     createdAt: record.createdAt,
     compressedAt: record.compressedAt,
-  };
+    kind,
+  } as Mutable<E>;
+}
+
+interface EventStamp {
+  readonly id: EventId;
+  readonly createdAt: number;
+  readonly compressedAt: number | null;
+}
+
+/** Rebuilds the typed event from its stored columns (the inverse of `parseEventInput`). */
+export function eventFromRecord(record: EventRecord & EventStamp): SessionEvent {
   const ref = () => {
     if (record.refEventId === null)
       throw new BrainError('CorruptDatabase', `Event ${record.id} (${record.kind}) lost its reference.`);
@@ -317,43 +330,54 @@ export function eventFromRecord(
     case 'instruction':
     case 'blocker':
     case 'question':
-      return { ...common, kind: record.kind };
-    case 'note':
-      return {
-        ...common,
-        kind: 'note',
-        ...(record.data.said === true ? { said: true as const } : {}),
-        ...(record.data.todos === undefined ? {} : { todos: record.data.todos }),
-      };
-    case 'decision':
-      return { ...common, kind: 'decision', why: record.data.why ?? null, supersedes: record.refEventId };
-    case 'file_change':
-      return {
-        ...common,
-        kind: 'file_change',
-        path: record.path ?? '',
-        change: record.data.change ?? 'modified',
-        checkpointEntryId: record.checkpointEntryId,
-        ...(record.data.outside === true ? { outside: true as const } : {}),
-      };
-    case 'validation':
-      return {
-        ...common,
-        kind: 'validation',
-        name: record.data.name ?? '',
-        result: record.data.result ?? 'error',
-      };
-    case 'blocker_resolved':
-      return { ...common, kind: 'blocker_resolved', resolves: ref() };
-    case 'answer':
-      return { ...common, kind: 'answer', answers: ref() };
+      return commonOf(record, record.kind);
+    case 'note': {
+      const note = commonOf<NoteEvent>(record, 'note');
+      if (record.data.said === true) note.said = true;
+      if (record.data.todos !== undefined) note.todos = record.data.todos;
+      return note;
+    }
+    case 'decision': {
+      const decision = commonOf<DecisionEvent>(record, 'decision');
+      decision.why = record.data.why ?? null;
+      decision.supersedes = record.refEventId;
+      return decision;
+    }
+    case 'file_change': {
+      const change = commonOf<FileChangeEvent>(record, 'file_change');
+      change.path = record.path ?? '';
+      change.change = record.data.change ?? 'modified';
+      change.checkpointEntryId = record.checkpointEntryId;
+      if (record.data.outside === true) change.outside = true;
+      return change;
+    }
+    case 'validation': {
+      const validation = commonOf<ValidationEvent>(record, 'validation');
+      validation.name = record.data.name ?? '';
+      validation.result = record.data.result ?? 'error';
+      return validation;
+    }
+    case 'blocker_resolved': {
+      const resolved = commonOf<BlockerResolvedEvent>(record, 'blocker_resolved');
+      resolved.resolves = ref();
+      return resolved;
+    }
+    case 'answer': {
+      const answer = commonOf<AnswerEvent>(record, 'answer');
+      answer.answers = ref();
+      return answer;
+    }
     case 'plan_step_started':
-    case 'plan_step_done':
+    case 'plan_step_done': {
       if (record.planStepId === null)
         throw new BrainError('CorruptDatabase', `Event ${record.id} lost its plan step.`);
-      return { ...common, kind: record.kind, planStepId: record.planStepId };
-    case 'progress':
-      return { ...common, kind: 'progress', next: record.data.next ?? null };
+      return commonOf<PlanStepEvent>(record, record.kind);
+    }
+    case 'progress': {
+      const progress = commonOf<ProgressEvent>(record, 'progress');
+      progress.next = record.data.next ?? null;
+      return progress;
+    }
   }
 }
 
