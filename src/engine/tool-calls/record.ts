@@ -154,22 +154,17 @@ export async function recordOne(
   );
   for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after);
 
-  const target = {
-    sessionId: p.sessionId,
-    taskId: p.taskId,
-    stepId: added.id,
-    ...(p.planStepId === null ? {} : { planStepId: p.planStepId }),
-  };
+  const { sessionId, taskId, planStepId } = p;
+  // Assigned onto the shared fields, not spread after them: in Node 20 `{ ...a, k }` costs microseconds.
+  const eventOf = (fields: object) =>
+    parseEventInput(Object.assign({ sessionId, taskId, stepId: added.id, planStepId }, fields));
   const records: EventRecord[] = [];
   const thoughtAt =
-    p.thought === null
-      ? -1
-      : records.push(parseEventInput({ ...target, kind: 'note', said: true, text: p.thought })) - 1;
+    p.thought === null ? -1 : records.push(eventOf({ kind: 'note', said: true, text: p.thought })) - 1;
   const fileAt = planned.changes.map(
     (c) =>
       records.push(
-        parseEventInput({
-          ...target,
+        eventOf({
           kind: 'file_change',
           path: c.path,
           change: c.change,
@@ -181,16 +176,11 @@ export async function recordOne(
   );
   const { validations, notes: checkNotes } = validationsOf(meaning);
   const checkAt = validations.map(
-    (v) =>
-      records.push(
-        parseEventInput({ ...target, kind: 'validation', name: v.run.id, result: v.result, text: v.text }),
-      ) - 1,
+    (v) => records.push(eventOf({ kind: 'validation', name: v.run.id, result: v.result, text: v.text })) - 1,
   );
   const todo = meaning.plan && !meaning.failed ? todosOf(meaning.plan) : null;
   const todoAt =
-    todo === null
-      ? -1
-      : records.push(parseEventInput({ ...target, kind: 'note', text: todo.text, todos: todo.todos })) - 1;
+    todo === null ? -1 : records.push(eventOf({ kind: 'note', text: todo.text, todos: todo.todos })) - 1;
   const stored = await log.insertAll(records, at, batch.links, batch.deferred);
   batch.events.push(...stored);
   planned.changes.forEach((c, i) => {
