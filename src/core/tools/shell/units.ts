@@ -83,7 +83,9 @@ function walk(source: string, state: State, depth: number, outer: Outer | null) 
     const commands = item.pipeline.commands;
     const alone = commands.length === 1 && outer?.item == null;
     let itemIndex = outer?.item ?? null;
-    if (itemIndex === null && !(alone && isWrapper(commands[0], depth))) {
+    // A lone command is read once, both to tell whether it is a wrapper and to walk it.
+    const first = alone && commands[0] ? readCommand(commands[0], depth) : null;
+    if (itemIndex === null && !(first !== null && first.inner !== null)) {
       itemIndex = state.connectors.length;
       state.connectors.push(item.next);
     }
@@ -91,9 +93,7 @@ function walk(source: string, state: State, depth: number, outer: Outer | null) 
       if (state.units.length >= maxUnits) return;
       const later = commands.slice(k + 1).map((c) => c.words[0]?.value ?? '');
       const pipedInto = [...later, ...(outer?.pipedInto ?? [])];
-      const stripped = stripPrefixes(command.words.map((w) => w.value));
-      const argv = command.words.slice(stripped.start).map((w) => w.value);
-      const inner = depth < maxDepth ? innerScript(command, argv) : null;
+      const { stripped, argv, inner } = k === 0 && first !== null ? first : readCommand(command, depth);
       if (inner !== null) {
         const before = state.connectors.length;
         walk(inner, state, depth + 1, {
@@ -135,15 +135,11 @@ function walk(source: string, state: State, depth: number, outer: Outer | null) 
   }
 }
 
-function isWrapper(command: SimpleCommand | undefined, depth: number): boolean {
-  if (!command || depth >= maxDepth) return false;
+/** A command's prefixes, the argv underneath them, and the script it runs when it is a wrapper (not past `maxDepth`). */
+function readCommand(command: SimpleCommand, depth: number) {
   const stripped = stripPrefixes(command.words.map((w) => w.value));
-  return (
-    innerScript(
-      command,
-      command.words.slice(stripped.start).map((w) => w.value),
-    ) !== null
-  );
+  const argv = command.words.slice(stripped.start).map((w) => w.value);
+  return { stripped, argv, inner: depth < maxDepth ? innerScript(command, argv) : null };
 }
 
 /** The command line a wrapper runs (`bash -lc '…'`, `eval …`, `bash <<EOF`), or null when it is no wrapper. */
