@@ -4,6 +4,8 @@
  * they lie outside it (`/tmp/x.py`, `../other/y`) — a change there never makes a check stale.
  */
 
+import { isPlainRelative } from '../tools/shell/scope';
+
 export interface RecordedPath {
   readonly path: string;
   readonly outside: boolean;
@@ -14,6 +16,8 @@ const isAbsolute = (path: string) =>
 
 /** `a/./b/../c` → `a/c`; leading `..` kept (the caller marks it outside). Backslashes read as slashes. */
 export function cleanPath(path: string): string {
+  // Already clean (no backslash, no empty, `.` or `..` segment): itself, absolute or not.
+  if (!path.includes('\\') && isPlainRelative(path.startsWith('/') ? path.slice(1) : path)) return path;
   const absolute = path.startsWith('/');
   const parts: string[] = [];
   for (const part of path.replace(/\\/g, '/').split('/')) {

@@ -4,8 +4,23 @@
  * known and the target lies below it; `cd ~`, `cd -` and `cd $X` give null.
  */
 
+/** A `.` or `..` segment anywhere in a path. */
+const dotSegment = /(?:^|\/)\.{1,2}(?:\/|$)/;
+
+/**
+ * A path that normalising leaves as it is: its segments are all names — no empty one (no leading, trailing or
+ * doubled `/`) and no `.` or `..`. Most paths agents name are; they skip the split and join.
+ */
+export const isPlainRelative = (path: string) =>
+  path !== '' &&
+  !path.startsWith('/') &&
+  !path.endsWith('/') &&
+  !path.includes('//') &&
+  !dotSegment.test(path);
+
 /** Normalise `a/./b/../c` → `a/c`; leading `..` kept; `''` for the start directory itself. */
 export function normalisePath(path: string): string {
+  if (isPlainRelative(path)) return path;
   const out: string[] = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;
