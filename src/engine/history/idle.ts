@@ -6,7 +6,7 @@
  */
 import type { TimerPort } from '../../core/retention/index';
 import type { SerialQueue } from '../../core/serial-queue';
-import { globalTimers } from '../lifecycle/schedule';
+import { globalTimers } from '../timers';
 
 export type IdleJob = () => Promise<boolean>;
 

@@ -20,13 +20,8 @@ import { BrainError } from '../../core/errors';
 import { createAuditFeature } from './audit';
 import { createPlanner } from './plan';
 import { createCleanupRunner } from './run';
-import {
-  createAutoPasses,
-  defaultAutoCleanup,
-  globalTimers,
-  protectionTopics,
-  requireSettings,
-} from './schedule';
+import { globalTimers } from '../timers';
+import { createAutoPasses, defaultAutoCleanup, protectionTopics, requireSettings } from './schedule';
 
 export interface LifecycleOptions extends Partial<AutoCleanupSettings> {
   /** Space upkeep an idle pass may spend (ms). Default 50. */

@@ -17,17 +17,6 @@ export const defaultAutoCleanup: AutoCleanupSettings = {
 /** Changes that can alter what is protected: task states, pins, references, current tasks, sessions, an import. */
 export const protectionTopics: ReadonlySet<ChangeTopic> = new Set(['tasks', 'sessions', 'database']);
 
-export const globalTimers: TimerPort = {
-  now: () => performance.now(),
-  set: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
-    // In Node (tests) a pending pass must not keep the process alive.
-    (handle as { unref?: () => void }).unref?.();
-    return handle;
-  },
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /** Validates `setAutoCleanup` input: only the known keys, each in range. */
 export function requireSettings(input: unknown): Partial<AutoCleanupSettings> {
   if (typeof input !== 'object' || input === null)
