@@ -90,7 +90,7 @@ export function stripPrefixes(argv: readonly string[], from = 0): Stripped {
   const stripped: string[] = [];
   for (let depth = 0; depth < 8 && i < argv.length; depth++) {
     const name = basename(argv[i] as string);
-    const exec = packageExec[name];
+    const exec = Object.hasOwn(packageExec, name) ? packageExec[name] : undefined;
     if (exec && exec.includes(argv[i + 1] ?? '')) {
       stripped.push(`${name} ${argv[i + 1]}`);
       i = skipOptions(argv, i + 2, {});
