@@ -72,6 +72,10 @@ const packageExec: Record<string, readonly string[]> = {
   bun: ['x'],
 };
 
+/** The tables by name, own keys only (a command named `constructor` is no prefix). */
+const prefixesByName = new Map(Object.entries(prefixes));
+const packageExecByName = new Map(Object.entries(packageExec));
+
 export interface Stripped {
   /** Index of the first word of the command underneath. */
   readonly start: number;
@@ -90,13 +94,13 @@ export function stripPrefixes(argv: readonly string[], from = 0): Stripped {
   const stripped: string[] = [];
   for (let depth = 0; depth < 8 && i < argv.length; depth++) {
     const name = basename(argv[i] as string);
-    const exec = Object.hasOwn(packageExec, name) ? packageExec[name] : undefined;
+    const exec = packageExecByName.get(name);
     if (exec && exec.includes(argv[i + 1] ?? '')) {
       stripped.push(`${name} ${argv[i + 1]}`);
       i = skipOptions(argv, i + 2, {});
       continue;
     }
-    const prefix = Object.hasOwn(prefixes, name) ? prefixes[name] : undefined;
+    const prefix = prefixesByName.get(name);
     if (!prefix) break;
     let j = i + 1;
     if (prefix.sub) {
