@@ -19,24 +19,26 @@ const pytestTime = / in \d{1,9}(?:\.\d{1,6})?s(?: \([0-9:.]{1,20}\))?$/;
 export function pytestSummaries(lines: readonly string[]): Reading[] {
   const readings: Reading[] = [];
   const failures = createFailureList();
-  lines.forEach((raw, at) => {
+  // A loop, not forEach: it runs per output line, and a callback per line is dear while the code is still cold.
+  for (let at = 0; at < lines.length; at++) {
+    const raw = lines[at] as string;
     if (raw.startsWith('FAILED ') || raw.startsWith('ERROR ')) {
       const rest = raw.slice(raw.indexOf(' ') + 1);
       const cut = rest.indexOf(' - ');
       failures.add(cut >= 0 ? rest.slice(0, cut) : rest);
-      return;
+      continue;
     }
     // Each pattern is tried only on a line that has what it needs (`::`; an ending in `s` or `)`).
     const verbose = raw.includes('::') ? /^(\S+::\S+) (FAILED|ERROR)\b/.exec(raw) : null;
     if (verbose) {
       failures.add(verbose[1] as string);
-      return;
+      continue;
     }
     const line = trimChars(raw, '= ');
     const end = line.charCodeAt(line.length - 1);
-    if (end !== 0x73 && end !== 0x29) return;
+    if (end !== 0x73 && end !== 0x29) continue;
     const time = pytestTime.exec(line);
-    if (!time) return;
+    if (!time) continue;
     const head = line.slice(0, time.index);
     if (head === 'no tests ran') {
       readings.push({
@@ -46,10 +48,10 @@ export function pytestSummaries(lines: readonly string[]): Reading[] {
         at,
         failures: failures.take(),
       });
-      return;
+      continue;
     }
     const parts = head.split(', ');
-    if (!parts.every((p) => pytestWord.test(p))) return;
+    if (!parts.every((p) => pytestWord.test(p))) continue;
     const words = countWords(head, ', ');
     const passed = words.get('passed') ?? 0;
     const failed = words.get('failed') ?? 0;
@@ -71,7 +73,7 @@ export function pytestSummaries(lines: readonly string[]): Reading[] {
       at,
       failures: failures.take(),
     });
-  });
+  }
   return readings;
 }
 
