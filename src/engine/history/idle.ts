@@ -17,7 +17,7 @@ export const QUIET_MS = 50;
 
 export type WhenIdle = (job: IdleJob, quietMs?: number) => void;
 
-/** `timers`: the lifecycle's (in Node, a pending job does not keep the process alive). */
+/** `timers`: the engine's timer port (timers.ts: in Node, a pending job does not keep the process alive). */
 export function createIdleRunner(queue: SerialQueue, timers: TimerPort = globalTimers): WhenIdle {
   /** Jobs waiting for their quiet time (with the timer), and jobs running their chunks (null). */
   const jobs = new Map<IdleJob, unknown>();
