@@ -66,6 +66,7 @@ export async function run({
       ['', 'throughput', 'p50 per call', 'p95 per call', 'max', 'vs anchor'],
       [
         row(`**recordToolCalls**, batches of ${r.batch.batchSize}`, r.batch.perSecond),
+        row(`… its first batch in a new worker (JavaScript not yet compiled)`, r.batch.cold.perSecond),
         row('… until the search index has caught up (batches + first search)', r.batch.indexedPerSecond),
         row('storage floor: step rows alone', r.rowsFloor.perSecond),
         row('storage floor: step rows and search documents alone', r.floor.perSecond),
@@ -80,8 +81,14 @@ export async function run({
     `The steps' search documents are written behind the calls (marked pending in each batch's transaction, indexed ` +
       'when the worker is idle, and before any search). The first line times the recordToolCalls calls alone ' +
       `(${(r.batch.ms / 1000).toFixed(2)} s, ${(r.batch.wallMs / 1000).toFixed(2)} s from the first call to the ` +
-      `last answer, indexing between the batches included); the second runs until a search found the last ` +
+      `last answer, indexing between the batches included; each batch: ` +
+      `${r.batch.batchMs.map((x) => Math.round(x)).join(', ')} ms); the second runs until a search found the last ` +
       `call's output, every step then indexed (${(r.batch.indexedMs / 1000).toFixed(2)} s).`,
+    '',
+    `Warm-up: a batch of ${r.batch.cold.calls.toLocaleString('en')} other calls in another task before the clock starts ` +
+      `(${Math.round(r.batch.cold.ms)} ms, the second line): a new worker runs its first thousand calls with its ` +
+      'JavaScript still being compiled, at a fraction of its later speed; the first line is the warm worker, as in a ' +
+      "playground's session.",
     '',
     `Storage floor: the same ${batchCalls.toLocaleString('en')} calls' step rows and search documents (FTS5) alone, ` +
       "written by the engine's repositories in transactions of the same size, in a worker of their own on the same " +
