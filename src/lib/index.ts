@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { installErrorTransfer } from '../worker/error-transfer';
+import { ownerLockName } from '../worker/owner-lock';
 import { checkCallArguments } from './bounds';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
@@ -105,9 +106,30 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     throw error;
   }
 
+  // The worker holds the owner lock for as long as it owns the database; this page queues for it. Granted while
+  // the brain is open and not closing, it means the worker stopped without being asked (the browser ended it, out
+  // of memory, or it crashed): no answer will come, so every waiting call is rejected instead of left hanging.
+  const watch = new AbortController();
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    navigator.locks
+      .request(ownerLockName(info.dbName), { signal: watch.signal }, () => {
+        if (closed || closing) return;
+        closedError = new BrainError(
+          'Closed',
+          "agent-brain's worker stopped while the brain was open (the browser ended it, e.g. out of memory). " +
+            'A call that was running is either wholly saved or not at all; open the brain again to see.',
+          { reason: 'worker-lost' },
+        );
+        terminate();
+        options.onOwnerEvent?.({ kind: 'worker-lost' });
+      })
+      .catch(() => undefined); // aborted by terminate(): the page let the brain go first
+  }
+
   function terminate() {
     if (closed) return;
     closed = true;
+    watch.abort();
     remote[Comlink.releaseProxy]();
     worker.terminate();
     for (const reject of pending.values()) reject(closedError);

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { createOpfsBrainOpener, type OpenedBrain } from '../engine/open-opfs';
+import { ownerLockName } from './owner-lock';
 import type { BrainApi, BrainInfo, OpenOptions, OwnerEvent, WorkerHost } from './protocol';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -87,7 +88,7 @@ export function createWorkerHost(): WorkerHost {
 
   /** One owner per database across tabs: a Web Lock held for as long as the brain is open here. */
   function acquireOwnership(dbName: string, steal: boolean, onStolen: () => void): Promise<void> {
-    const lockName = `agent-brain-owner:${dbName}`;
+    const lockName = ownerLockName(dbName);
     return new Promise<void>((resolve, reject) => {
       const held = new Promise<void>((release) => {
         releaseOwnership = release;

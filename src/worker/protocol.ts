@@ -15,7 +15,13 @@ export interface OpenOptions {
   readonly startEmpty?: boolean;
 }
 
-export type OwnerEvent = { readonly kind: 'taken-over' } | { readonly kind: 'closed' };
+/**
+ * What happened to this page's hold on the brain: another tab took it over, it was closed, or its worker stopped
+ * without being asked (the browser ended it — e.g. out of memory — or it crashed): then the page gets the owner
+ * lock (below) that the worker held, and every call still waiting is rejected with `Closed`.
+ */
+export type OwnerEvent =
+  { readonly kind: 'taken-over' } | { readonly kind: 'closed' } | { readonly kind: 'worker-lost' };
 
 /** What the worker exposes: the engine, behind an explicit open/close with one owner per database. */
 export interface WorkerHost {

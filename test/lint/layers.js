@@ -14,7 +14,7 @@ export const allowed = {
   storage: ['core'],
   engine: ['core', 'storage'],
   worker: ['core', 'engine'],
-  lib: ['core', 'worker/protocol', 'worker/error-transfer'],
+  lib: ['core', 'worker/protocol', 'worker/error-transfer', 'worker/owner-lock'],
   ui: ['lib'],
 };
 

@@ -2,7 +2,7 @@ import { isBrainError, openBrain, type Brain, type BrainChange, type BrainInfo }
 import { messageOf } from '../errors';
 import { createRefresher } from './refresher';
 
-export type BrainStatus = 'opening' | 'open' | 'elsewhere' | 'taken-over' | 'error';
+export type BrainStatus = 'opening' | 'open' | 'elsewhere' | 'taken-over' | 'stopped' | 'error';
 
 export interface BrainStateOptions {
   /** The database in OPFS; the app uses the default `agent.db`, tests their own. */
@@ -62,6 +62,7 @@ export class BrainState {
           : { closeOnPageHide: this.#options.closeOnPageHide }),
         onOwnerEvent: (event) => {
           if (event.kind === 'taken-over') this.#lost();
+          else if (event.kind === 'worker-lost') this.#lost('stopped');
         },
       });
       this.#client = brain;
@@ -136,8 +137,8 @@ export class BrainState {
     this.hasSessions = sessions.length > 0;
   }
 
-  #lost() {
-    this.status = 'taken-over';
+  #lost(status: 'taken-over' | 'stopped' = 'taken-over') {
+    this.status = status;
     this.brain = null;
     this.#info.cancel();
   }
