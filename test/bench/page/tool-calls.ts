@@ -183,8 +183,8 @@ export async function toolCallsBench(options: ToolCallsBenchOptions) {
     const all = calls(options.batchCalls + 2 * options.singleCalls + options.batchSize);
     // Warm-up: one whole batch of other calls (after the single calls' in `all`), timed apart. A new worker's first
     // thousand calls run its JavaScript cold (the JIT compiles the classifier, the driver, the repositories as
-    // they get hot) at a third of its later speed; the throughput below is the worker's once warm, as in a
-    // playground's session, and the cold batch is reported beside it.
+    // they get hot): slower than later (in Node a third of the later speed, in this Chromium ~0.85×). The
+    // throughput below is the worker's once warm, as in a playground's session; the cold batch is reported beside.
     const warm = await task(brain, 'warm-up');
     const warmCalls = all.slice(options.batchCalls + 2 * options.singleCalls);
     const coldMs = await timed(() =>

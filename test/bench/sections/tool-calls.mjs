@@ -87,7 +87,7 @@ export async function run({
     '',
     `Warm-up: a batch of ${r.batch.cold.calls.toLocaleString('en')} other calls in another task before the clock starts ` +
       `(${Math.round(r.batch.cold.ms)} ms, the second line): a new worker runs its first thousand calls with its ` +
-      'JavaScript still being compiled, at a fraction of its later speed; the first line is the warm worker, as in a ' +
+      'JavaScript still being compiled, slower than later; the first line is the warm worker, as in a ' +
       "playground's session.",
     '',
     `Storage floor: the same ${batchCalls.toLocaleString('en')} calls' step rows and search documents (FTS5) alone, ` +
