@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { SqlDriver, SqlParams } from '../../src/storage/sqlite/driver';
-import { createOpfsSqliteEngine } from '../../src/storage/sqlite/opfs';
+import { createOpfsSqliteEngine, installOpfsDatabase, readOpfsDatabase } from '../../src/storage/sqlite/opfs';
 import { createRandom } from '../helpers/random';
 
 let engine: Awaited<ReturnType<typeof createOpfsSqliteEngine>> | undefined;
@@ -43,6 +43,13 @@ const api = {
   },
   stats() {
     return engine?.io ? { ...engine.io } : null;
+  },
+  /** The whole-file port of the brain (while no connection is open): its error as plain data, or null. */
+  async install(name: string, bytes: Uint8Array): Promise<{ code: string; message: string } | null> {
+    return installOpfsDatabase(name, bytes).then(() => null, plain);
+  },
+  async read(name: string): Promise<Uint8Array | { code: string; message: string }> {
+    return readOpfsDatabase(name).catch(plain);
   },
   exec: (sql: string) => connection().exec(sql),
   all: (sql: string, params?: SqlParams) => connection().all(sql, params),

@@ -58,3 +58,20 @@ export async function alterDatabase(bytes: Uint8Array, sql: string): Promise<Uin
     sqlite.memory.remove(name);
   }
 }
+
+/** Runs a query on a copy of the database `bytes` (read only) and returns its rows. */
+export async function queryOf<T>(bytes: Uint8Array, sql: string): Promise<T[]> {
+  const sqlite = await pageEngine();
+  const name = `page-${++counter}.db`;
+  sqlite.memory.put(name, bytes.slice());
+  try {
+    const db = await sqlite.open(name, 'memory');
+    try {
+      return await db.all<T>(sql);
+    } finally {
+      await db.close();
+    }
+  } finally {
+    sqlite.memory.remove(name);
+  }
+}

@@ -3,18 +3,29 @@ import { writeAllSync } from './sync-write';
 
 /**
  * Write coalescing for a wa-sqlite facade VFS (OPFSCoopSyncVFS): every call on an OPFS sync access handle costs
- * ~0.4–0.9 ms on a loaded machine whatever its size, and SQLite writes a rollback journal as three calls per page
- * (page number, page, checksum) and the database a page at a time. Here the main database's and its journal's
- * writes are kept in memory, per open file, and reach the file as one `write()` per contiguous run when SQLite
- * syncs that file (or closes, truncates, unlocks it, deletes any file, or the buffer passes its bound).
+ * ~0.4–1.4 ms whatever its size, and SQLite writes a WAL frame as two calls (frame header, page), a rollback
+ * journal as three per page (page number, page, checksum) and the database a page at a time. Here the main
+ * database's, its write-ahead log's and its rollback journal's writes are kept in memory, per open file, and reach
+ * the file as one `write()` per contiguous run when SQLite syncs that file (or closes, truncates, unlocks it,
+ * deletes any file, or the buffer passes its bound). A WAL commit's frames are one run: one write at its sync.
  *
- * Why this keeps SQLite's guarantees: SQLite never relies on a write being durable before it syncs the file
- * (journal_mode=DELETE, synchronous=FULL: the journal is synced before the database is written, the database is
- * synced before the journal is deleted). A crash loses exactly what a power cut may lose: writes issued since
- * the file's last sync. Reads and the file size see buffered writes, so the connection itself never notices.
- * A write that fails when the buffer is flushed (a full quota) is reported by the call that flushed (the sync,
- * usually the commit) as SQLITE_IOERR_WRITE with the VFS's `lastError` set, exactly as a direct write would be;
- * the rest of that file's buffer is dropped (SQLite rolls the transaction back from the synced journal).
+ * Why this keeps SQLite's guarantees: SQLite never relies on a write being durable, or ordered against another
+ * file's writes, before it syncs the file; every ordering it needs is "sync A, then write B". With synchronous=FULL:
+ * - WAL mode (agent.db on OPFS): a commit's frames, the last one marked as the commit, are synced before the commit
+ *   counts (the call returns); a frame past the last synced commit frame is ignored at recovery (frame checksums
+ *   and salts), so frames torn or lost by a crash before the sync are the uncommitted transaction, no more. A
+ *   checkpoint syncs the WAL before it writes pages into the database, and syncs the database before the WAL is
+ *   restarted (its header rewritten) or truncated — so a crash mid-checkpoint leaves the WAL whole to copy again.
+ *   Truncating flushes every file first, so it never lands before a write issued earlier.
+ * - DELETE mode (memory databases, older files being converted): the journal is synced before the database is
+ *   written, the database is synced before the journal is deleted (its buffer is then dropped unwritten).
+ * A crash loses exactly what a power cut may lose: writes issued since the file's last sync. Reads and the file
+ * size see buffered writes (a WAL frame read back before its commit is synced, a spilled page), so the connection
+ * itself never notices. A write that fails when the buffer is flushed (a full quota) is reported by the call that
+ * flushed (the sync, usually the commit) as SQLITE_IOERR_WRITE with the VFS's `lastError` set, exactly as a direct
+ * write would be; the rest of that file's buffer is dropped (SQLite treats the failed sync as a failed commit: in
+ * WAL mode the frames after the last commit frame never count, in DELETE mode it rolls back from the synced
+ * journal).
  */
 
 /** The facade methods this layer wraps (OPFSCoopSyncVFS implements them; the package ships no types). */
@@ -174,8 +185,8 @@ interface BufferedFile {
 }
 
 /**
- * Installs write coalescing on `vfs` (before it is registered with SQLite). Only the main database and its
- * rollback journal are buffered; temporary files go straight through. Returns live counters.
+ * Installs write coalescing on `vfs` (before it is registered with SQLite). Only the main database, its WAL and
+ * its rollback journal are buffered; temporary files go straight through. Returns live counters.
  */
 export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): CoalescingStats {
   const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
@@ -202,7 +213,7 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
   };
   const stats: CoalescingStats = { writes: 0, flushedWrites: 0, bufferedReads: 0, boundFlushes: 0 };
   const files = new Map<number, BufferedFile>();
-  const BUFFERED = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_MAIN_JOURNAL;
+  const BUFFERED = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_MAIN_JOURNAL | SQLite.SQLITE_OPEN_WAL;
 
   /**
    * Writes one run. Through the access handle when the VFS exposes it (OPFSCoopSyncVFS does): Chromium reports a
@@ -233,7 +244,8 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
       stats.flushedWrites++;
       const rc = writeRun(fileId, extent.bytes.subarray(0, extent.length), extent.start);
       // lastError is set (e.g. QuotaExceededError). The rest is dropped: SQLite treats the failed sync as a
-      // failed commit and rolls back from the journal, which was synced before any database write.
+      // failed commit (WAL frames past the last synced commit frame never count; a rollback journal was synced
+      // before any database write).
       if (rc !== SQLite.SQLITE_OK) return rc;
     }
     return SQLite.SQLITE_OK;
@@ -258,8 +270,9 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     },
 
     jDelete(name, syncDir) {
-      // Keeps order: whatever was written before a file is deleted (the commit point of a DELETE journal) is out
-      // first. With synchronous=FULL the database was synced already, so this is normally a no-op.
+      // Keeps order: whatever was written before a file is deleted (the commit point of a DELETE journal; the WAL
+      // at a clean close, after its last checkpoint) is out first, and the deleted file's own bytes are dropped.
+      // With synchronous=FULL the database was synced already, so this is normally a no-op.
       const path = new URL(name, 'file://').pathname;
       for (const [fileId, file] of files) {
         if (file.path === path) file.buffer.drain();

@@ -56,6 +56,28 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * A WAL database's log copied into its file and emptied (truncated to 0 bytes); false when the log was empty, or
+ * the connection is not in WAL mode (then it costs nothing). PASSIVE first, which copies every frame here (one
+ * connection: no reader holds a frame back), then TRUNCATE only when there was something, since truncating costs
+ * an OPFS call even when the log is empty. A checkpoint that could not copy everything is an error, not a false:
+ * callers rely on the database file being whole afterwards.
+ */
+export async function checkpointWal(db: SqlDriver): Promise<boolean> {
+  type Result = { busy: number; log: number; checkpointed: number };
+  const passive = await db.get<Result>('PRAGMA wal_checkpoint(PASSIVE)');
+  // Not in WAL mode: SQLite answers (0, -1, -1).
+  if (!passive || passive.log <= 0) return false;
+  const truncated = await db.get<Result>('PRAGMA wal_checkpoint(TRUNCATE)');
+  if (!truncated || truncated.busy !== 0 || truncated.log !== 0) {
+    throw new BrainError(
+      'Internal',
+      `The write-ahead log could not be emptied into the database (${JSON.stringify(truncated)}).`,
+    );
+  }
+  return true;
+}
+
 const SQLITE_HEADER = 'SQLite format 3\0';
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -83,6 +105,19 @@ export function checkSqliteHeader(bytes: Uint8Array): void {
   }
 }
 
+/**
+ * A whole database file marked as in rollback-journal mode (its read/write version bytes 18 and 19 set from 2, WAL,
+ * to 1): what `PRAGMA journal_mode = DELETE` writes once the WAL is checkpointed and empty, which it must be for the
+ * file alone to be the database. In place; returns `bytes`.
+ */
+export function asRollbackJournalFile(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteLength >= 100 && (bytes[18] === 2 || bytes[19] === 2)) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  return bytes;
+}
+
 let scratchCounter = 0;
 
 /**
@@ -97,10 +132,7 @@ export async function prepareImport(
   // A WAL-mode file (what desktop tools often write) has 2 in its read/write version bytes; the file itself is
   // complete as of its last checkpoint (a -wal file beside it was not given). Reading it in rollback-journal mode
   // is what `PRAGMA journal_mode = DELETE` would leave.
-  if (bytes[18] === 2 || bytes[19] === 2) {
-    bytes[18] = 1;
-    bytes[19] = 1;
-  }
+  asRollbackJournalFile(bytes);
   const name = `import-candidate-${++scratchCounter}.db`;
   engine.memory.put(name, bytes);
   try {
@@ -171,6 +203,10 @@ export async function openDatabase(
         await checkSchema(engine, driver, before.version, `${name}`);
       version = (await migrate(driver)).version;
       await checkSchema(engine, driver, version, `${name}`);
+      // In WAL mode a new database's pages, the migrations' and whatever a kill left in the log are copied into
+      // the file now: a brand-new brain must not sit in the log beside an empty file (a kill then would leave a
+      // file that reads as missing, open-opfs.ts: BrainMissing), and the first idle checkpoint stays small.
+      await checkpointWal(driver);
     } catch (error) {
       await driver.close();
       throw error;
@@ -183,8 +219,14 @@ export async function openDatabase(
     return current;
   }
 
-  /** Closes the connection (releasing the file), runs `fn`, and reconnects whatever happened. */
+  /**
+   * Closes the connection (releasing the file), runs `fn`, and reconnects whatever happened. The WAL is emptied
+   * into the file first (a clean close does it too, but silently): `fn` reads or replaces the database file as a
+   * whole, so it must hold every committed transaction and the log nothing. A checkpoint that fails (a full
+   * quota) fails here, with the connection still open.
+   */
   async function whileClosed<T>(fn: () => Promise<T>): Promise<T> {
+    await checkpointWal(live());
     await live().close();
     current = null;
     try {
@@ -215,7 +257,9 @@ export async function openDatabase(
     get schemaVersion() {
       return version;
     },
-    exportBytes: () => whileClosed(() => file.read()),
+    // The file of a WAL-mode database, checkpointed: complete, and marked as a rollback-journal file so that a
+    // reader without WAL support (no shared memory: an in-memory or other wasm VFS) opens it too.
+    exportBytes: () => whileClosed(async () => asRollbackJournalFile(await file.read())),
 
     async validateImport(bytes) {
       const candidate = await prepareImport(engine, bytes);

@@ -1,5 +1,6 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
+import { BrainError } from '../../core/errors';
 import type { SqlDriver } from './driver';
 import { ioMeter } from './io-meter';
 import { createWaSqliteDriver, translateSqliteError, type IoErrorExplainer } from './wa-sqlite-driver';
@@ -30,6 +31,11 @@ export interface SqliteEngine {
 const MEMORY_VFS = 'agent-brain-memory';
 /** Page cache of every connection, in KiB. */
 export const PAGE_CACHE_KIB = 32 * 1024;
+/**
+ * The WAL is checkpointed at idle (the engine asks, `checkpointWal`); this bounds it while the engine never is:
+ * past this many pages (32 MiB at 4 KiB pages) the commit that crosses it checkpoints (SQLite's default is 1,000).
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 8192;
 
 export async function createSqliteEngine(
   module: unknown,
@@ -69,17 +75,38 @@ export async function createSqliteEngine(
       }
       const driver = createWaSqliteDriver(api, db, where === 'main' ? main?.explainIo : undefined, module);
       try {
-        // DELETE journal + FULL sync: OPFSCoopSyncVFS refuses TRUNCATE/PERSIST, and WAL needs exclusive locking.
         // temp_store = MEMORY: statement journals (triggers, multi-row changes) need no durability; on OPFS they
         // cost thousands of calls a transaction. cache_size: 32 MiB (SQLite's default is 2 MiB) keeps a search
         // index's and the checkpoint store's hot pages resident, as every page fetched again is an OPFS read;
         // set here because export/import replaces the connection. It is a ceiling, allocated as pages are used.
         // locking_mode = EXCLUSIVE: one connection per database (the worker's owner Web Lock), so the file lock
-        // is taken once and kept until close — no revalidation (header read, size) before every transaction;
-        // SQLite then zeroes the journal's header at commit instead of deleting the file.
+        // is taken once and kept until close — no revalidation (header read, size) before every transaction.
+        // It comes first: WAL needs it set before SQLite first reads the file (the journal_mode below does).
         await driver.exec(
-          'PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; ' +
-            `PRAGMA cache_size = -${PAGE_CACHE_KIB}; PRAGMA locking_mode = EXCLUSIVE;`,
+          'PRAGMA locking_mode = EXCLUSIVE; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; ' +
+            `PRAGMA cache_size = -${PAGE_CACHE_KIB};`,
+        );
+        // Journal. On OPFS: WAL, so a commit is one sequential append to `<name>-wal` (one OPFS write with the
+        // coalescing VFS) instead of a rollback journal and every changed page written in place; the pages reach
+        // the database at a checkpoint — at idle (`checkpointWal`) or past WAL_AUTOCHECKPOINT_PAGES. OPFSCoopSyncVFS
+        // has no shared-memory methods: WAL works only because locking_mode = EXCLUSIVE came first (SQLite then
+        // keeps the wal-index in heap memory), and only for one connection — which the owner lock guarantees.
+        // Memory-VFS databases (import candidates, Node tests) stay in DELETE mode: nothing to gain there, and
+        // an import candidate's bytes are read as one whole file (`MemoryFiles.read`), which WAL would split.
+        // synchronous = FULL: the WAL (or the journal) is synced at every commit, so a commit is durable at once.
+        const wal = where === 'main' && main?.storage === 'opfs';
+        const mode = await driver.get<{ journal_mode: string }>(
+          `PRAGMA journal_mode = ${wal ? 'WAL' : 'DELETE'}`,
+        );
+        // SQLite answers with the mode it is in: a refusal (a VFS without WAL support) must not pass silently.
+        if (mode?.journal_mode !== (wal ? 'wal' : 'delete')) {
+          throw new BrainError(
+            'Internal',
+            `${filename} could not be put in ${wal ? 'WAL' : 'DELETE'} journal mode (it is in ${mode?.journal_mode ?? 'no'} mode).`,
+          );
+        }
+        await driver.exec(
+          `PRAGMA synchronous = FULL;${wal ? ` PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES};` : ''}`,
         );
       } catch (error) {
         await driver.close().catch(() => undefined);

@@ -1,13 +1,19 @@
 /**
  * Whole-file access to OPFS database files while no connection has them open: the sync access handles of the
- * database and its journal under the VFS's own Web Lock, and the small helpers the install uses around them.
+ * database, its write-ahead log and its rollback journal under the VFS's own Web Lock (the files OPFSCoopSyncVFS
+ * opens together), and the small helpers the install uses around them.
  */
 import { BrainError } from '../../core/errors';
 import { writeAllSync } from './sync-write';
 
-/** What a whole-file access may touch: the database, its journal, and the install's candidate and commit record. */
+/**
+ * What a whole-file access may touch: the database, its WAL and journal, and the install's candidate and commit
+ * record. The WAL is empty after a clean close (SQLite checkpoints it and truncates it); frames in it are committed
+ * transactions the database file does not hold yet.
+ */
 export interface FileHandles {
   readonly main: FileSystemSyncAccessHandle;
+  readonly wal: FileSystemSyncAccessHandle;
   readonly journal: FileSystemSyncAccessHandle;
   readonly root: FileSystemDirectoryHandle;
 }
@@ -21,21 +27,34 @@ export async function withFileAccess<T>(
   fn: (files: FileHandles) => T | Promise<T>,
 ): Promise<T> {
   const root = await navigator.storage.getDirectory();
-  const main = await root.getFileHandle(name, { create: true });
-  const journal = await root.getFileHandle(`${name}-journal`, { create: true });
+  const [main, wal, journal] = await Promise.all(
+    ['', '-wal', '-journal'].map((suffix) => root.getFileHandle(name + suffix, { create: true })),
+  );
   return navigator.locks.request(`ahp:/${name}`, async () => {
-    const mainHandle = await main.createSyncAccessHandle();
+    const handles: FileSystemSyncAccessHandle[] = [];
     try {
-      const journalHandle = await journal.createSyncAccessHandle();
-      try {
-        return await fn({ main: mainHandle, journal: journalHandle, root });
-      } finally {
-        journalHandle.close();
-      }
+      for (const file of [main!, wal!, journal!]) handles.push(await file.createSyncAccessHandle());
+      const [mainHandle, walHandle, journalHandle] = handles;
+      return await fn({ main: mainHandle!, wal: walHandle!, journal: journalHandle!, root });
     } finally {
-      mainHandle.close();
+      for (const handle of handles) handle.close();
     }
   });
+}
+
+/**
+ * Refuses to go on while the WAL holds frames: the database file alone would miss committed transactions (a
+ * read), or have them replayed onto other bytes at the next open (an install). Never the case after a clean
+ * close, which empties the log (database.ts `whileClosed` checkpoints first and says so if it cannot).
+ */
+export function assertWalEmpty(files: FileHandles, name: string, what: string): void {
+  const size = files.wal.getSize();
+  if (size > 0) {
+    throw new BrainError(
+      'Internal',
+      `${name} cannot be ${what}: its write-ahead log (${name}-wal) still holds ${size} bytes of transactions not yet in the file. Reopen the brain (that copies them in) and try again.`,
+    );
+  }
 }
 
 export const quotaError = (what: string) =>

@@ -6,6 +6,7 @@ import { BrainError } from '../../core/errors';
 import { sha256, toHex } from '../blobs/sha256';
 import type { StagedFiles } from './database';
 import {
+  assertWalEmpty,
   quotaError,
   readWhole,
   removeEntry,
@@ -31,13 +32,20 @@ interface InstallCommit {
   };
 }
 
-/** Copies the committed candidate over the database in place (the VFS caches the handle: never delete it). */
+/**
+ * Copies the committed candidate over the database in place (the VFS caches the handle: never delete it). The WAL
+ * and the journal are emptied first, and flushed before the first new byte: frames or a journal of the old
+ * database replayed onto the new file at the next open would corrupt it. (Both are empty here anyway — the install
+ * refuses to start otherwise — but a repeat after a kill, `recoverOpfsInstall`, must not depend on it.)
+ */
 function overwrite(files: FileHandles, bytes: Uint8Array): void {
+  for (const log of [files.wal, files.journal]) {
+    log.truncate(0);
+    log.flush();
+  }
   writeAllSync(files.main, bytes, 0);
   files.main.truncate(bytes.byteLength);
   files.main.flush();
-  files.journal.truncate(0);
-  files.journal.flush();
 }
 
 /** The database's own size from its header (pages × page size), when the header says it reliably. */
@@ -87,6 +95,10 @@ async function stageFiles(root: FileSystemDirectoryHandle, name: string, staged:
  * next open (`recoverOpfsInstall`) repeats 3 and reports the files still pending. Room is checked first (`free`,
  * from the storage estimate): the candidate, the files and any growth must fit while the current database still
  * exists. Only call while no connection has the file open.
+ * The WAL must be empty when it starts (`assertWalEmpty`; a clean close leaves it so): the old database is then the
+ * file alone, which a discard keeps whole, and 3 truncates the WAL (and journal) before it writes the new bytes, so
+ * no frame of the old database can ever be replayed onto the new one. Nothing writes the WAL between the commit
+ * point and the next open: recovery runs before any connection.
  */
 export function installOpfsDatabase(
   name: string,
@@ -95,6 +107,7 @@ export function installOpfsDatabase(
 ): Promise<void> {
   return withFileAccess(name, async (files) => {
     const { root, main } = files;
+    assertWalEmpty(files, name, 'replaced');
     const oldSize = main.getSize();
     const growth = Math.max(0, bytes.byteLength - oldSize);
     const staged = options.files?.files.reduce((sum, f) => sum + f.bytes.byteLength, 0) ?? 0;

@@ -3,7 +3,7 @@ import wasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
 import { OPFSCoopSyncVFS } from '@journeyapps/wa-sqlite/src/examples/OPFSCoopSyncVFS.js';
 import { BrainError } from '../../core/errors';
 import { coalesceWrites, type CoalescingOptions, type CoalescingStats } from './coalescing-vfs';
-import { translateWriteError, withFileAccess } from './opfs-files';
+import { assertWalEmpty, translateWriteError, withFileAccess } from './opfs-files';
 import { createSqliteEngine, type SqliteEngine } from './open';
 
 export { finishOpfsInstall, installOpfsDatabase, pendingOpfsFiles, recoverOpfsInstall } from './opfs-install';
@@ -16,8 +16,9 @@ export interface OpfsEngineOptions {
 }
 
 /**
- * The worker's engine: agent.db is a real file at the root of the origin's OPFS. Writes to it and its journal
- * are coalesced until SQLite syncs (see coalescing-vfs.ts): each OPFS call is costly, SQLite's writes are many.
+ * The worker's engine: agent.db is a real file at the root of the origin's OPFS, in WAL mode (open.ts). Writes to
+ * it and its WAL are coalesced until SQLite syncs (see coalescing-vfs.ts): each OPFS call is costly, SQLite's
+ * writes are many.
  */
 export async function createOpfsSqliteEngine(
   options: OpfsEngineOptions = {},
@@ -42,15 +43,21 @@ export async function createOpfsSqliteEngine(
   return Object.assign(await createSqliteEngine(module, { vfs, storage: 'opfs', explainIo }), { io });
 }
 
+/** The database file's bytes, while no connection has it open; refused while its WAL holds frames. */
 export function readOpfsDatabase(name: string): Promise<Uint8Array> {
-  return withFileAccess(name, ({ main }) => {
-    const bytes = new Uint8Array(main.getSize());
-    main.read(bytes, { at: 0 });
+  return withFileAccess(name, (files) => {
+    assertWalEmpty(files, name, 'read as one file');
+    const bytes = new Uint8Array(files.main.getSize());
+    files.main.read(bytes, { at: 0 });
     return bytes;
   });
 }
 
-/** The byte size of an OPFS database file, or null when there is none (opening would create an empty one). */
+/**
+ * The byte size of an OPFS database file, or null when there is none (opening would create an empty one). The
+ * WAL beside it is not counted: a database this engine opened is never empty with its pages only in the log (the
+ * open checkpoints after migrating, database.ts).
+ */
 export async function opfsDatabaseSize(name: string): Promise<number | null> {
   const root = await navigator.storage.getDirectory();
   try {
