@@ -1,18 +1,20 @@
 /**
  * The engine assembled: one context (connection, clock, limits, change announcements), every feature module
  * merged into one API (`assemble`), size history and progress observed around its calls (`observe.ts`), all
- * calls on one serial queue (`serialise`), then lifecycle's automatic cleanup passes installed on top.
+ * calls on one serial queue (`serialise`), the WAL checkpointed when they pause (`database/idle-checkpoint.ts`),
+ * then lifecycle's automatic cleanup passes installed on top.
  */
 import type { BrainApi, BrainInfo } from '../core/api';
 import { systemClock, type Clock } from '../core/clock';
 import { BrainError } from '../core/errors';
 import type { Database } from '../storage/sqlite/database';
 import { createArchiveFeature } from './archive/feature';
-import { createSerialQueue } from '../core/serial-queue';
+import { createSerialQueue, type SerialQueue } from '../core/serial-queue';
 import { assemble, serialise } from './assemble';
 import { createCheckpointStore, createCheckpointsFeature } from './checkpoints/feature';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createChangeListeners, createDatabaseFeature } from './database/feature';
+import { createIdleCheckpoint } from './database/idle-checkpoint';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
@@ -44,6 +46,14 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     emit: listeners.emit,
     whenIdle: createIdleRunner(queue),
   };
+  // Every call asks for the WAL checkpoint once the engine is idle again (idle jobs use `queue` itself).
+  const askCheckpoint = createIdleCheckpoint(ctx);
+  const calls: SerialQueue = {
+    run: (job) => queue.run(job).finally(askCheckpoint),
+    get pending() {
+      return queue.pending;
+    },
+  };
 
   // Rollback reads and records checkpoints through the assembled API (looked up at call time).
   const project = createProjectFeature(ctx, {
@@ -73,6 +83,6 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     cleanupFeature.api,
   );
   return cleanupFeature.start(
-    serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress']), queue),
+    serialise(observeEngine(ctx, api), new Set(['subscribe', 'watchProgress']), calls),
   );
 }

@@ -1,7 +1,7 @@
 /**
  * agent.db on OPFS in write-ahead-log mode (src/storage/sqlite/open.ts), in real Chromium on real OPFS: a commit is
  * one append to agent.db-wal; what is committed survives a killed worker; the whole-file port (export, install)
- * never works on a file whose WAL holds frames;
+ * never works on a file whose WAL holds frames; the engine checkpoints at idle, after its deferred search indexing;
  * export and import through the engine see every transaction and leave no stale frame.
  */
 import * as Comlink from 'comlink';
@@ -227,6 +227,26 @@ describe('agent.db in WAL mode, through the engine', () => {
     const brain = await brainNamed(dbName);
     expect(await brain.listSessions()).toEqual([]);
     expect(await brain.integrityCheck()).toEqual(['ok']);
+  });
+
+  it('checkpoints the WAL once the engine is idle, after the search indexing behind the writes caught up', async () => {
+    const dbName = uniqueName();
+    const brain = await brainNamed(dbName);
+    await recordCalls(brain, steps.length);
+    // Control: right after the call the steps are in the log only (the checkpoint waits for a quiet time).
+    expect(await fileSize(`${dbName}-wal`)).toBeGreaterThan(0);
+    await expect.poll(() => fileSize(`${dbName}-wal`), { timeout: 20_000 }).toBe(0);
+    // agent.db alone now holds every step and its search document: the indexing came before the checkpoint.
+    const file = await fileBytes(dbName);
+    expect(
+      await queryOf(
+        file,
+        `SELECT (SELECT count(*) FROM steps) AS steps,
+                (SELECT count(*) FROM history_docs WHERE source = 'step') AS docs,
+                (SELECT pending_from FROM history_backfill) AS pending`,
+      ),
+    ).toEqual([{ steps: steps.length, docs: steps.length, pending: null }]);
+    expect(await integrityOf(file)).toEqual(['ok']);
   });
 
   it('an export right after writes holds them all, as a rollback-journal file', async () => {
