@@ -222,6 +222,8 @@ describe('agent.db in WAL mode, through the engine', () => {
       `SELECT count(*) AS tables FROM sqlite_schema WHERE type = 'table'`,
     );
     expect(schema!.tables).toBeGreaterThan(10);
+    // Set before the switch to WAL wrote the first page (which fixes it): free pages can be given back.
+    expect(await queryOf(await fileBytes(dbName), 'PRAGMA auto_vacuum')).toEqual([{ auto_vacuum: 2 }]);
     worker.terminate();
     await untilReleased(dbName);
     const brain = await brainNamed(dbName);

@@ -104,6 +104,18 @@ describe('I/O meter and compact progress (Node, real SQLite in memory)', () => {
     expect(meter.counts().mainRead).toBe(8192);
   });
 
+  it('counts the pages a WAL database writes as frames, without the frame and log headers', () => {
+    const meter = createIoMeter();
+    const vfs: { log?: (...args: unknown[]) => void } = {};
+    meter.attach(vfs);
+    // ('jOpen', name, fileId, flags): SQLITE_OPEN_WAL | READWRITE | CREATE.
+    vfs.log?.('jOpen', 'x.db-wal', 8, '0x80006');
+    vfs.log?.('jWrite', 8, new Uint8Array(32), 0);
+    vfs.log?.('jWrite', 8, new Uint8Array(24), 32);
+    vfs.log?.('jWrite', 8, new Uint8Array(4096), 56);
+    expect(meter.counts()).toEqual({ mainRead: 0, mainWritten: 4096, journalWritten: 0 });
+  });
+
   it('compact reports reading then writing, in pages, while it runs', async () => {
     const { api } = await memoryBrain();
     const { id: sessionId } = await api.startSession({ title: 'vacuum' });

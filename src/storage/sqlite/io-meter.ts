@@ -13,7 +13,10 @@
 export interface IoCounts {
   /** Bytes read from main database files. */
   readonly mainRead: number;
-  /** Bytes written to main database files. */
+  /**
+   * Bytes of database pages written: into main database files, or appended to their write-ahead log as frames
+   * (a WAL database's pages reach its file only at a checkpoint; frame headers and the log's header not counted).
+   */
   readonly mainWritten: number;
   /** Bytes written to rollback journals of main databases. */
   readonly journalWritten: number;
@@ -32,8 +35,11 @@ export interface IoMeter {
 // sqlite3.h open flags, as the facade logs them ('0x…').
 const SQLITE_OPEN_MAIN_DB = 0x100;
 const SQLITE_OPEN_MAIN_JOURNAL = 0x800;
+const SQLITE_OPEN_WAL = 0x80000;
+/** A WAL frame is written as its 24-byte header, then its page (≥ 512 bytes); the log starts with a 32-byte header. */
+const SMALLEST_PAGE = 512;
 
-type FileKind = 'main' | 'journal';
+type FileKind = 'main' | 'journal' | 'wal';
 
 export function createIoMeter(): IoMeter {
   let mainRead = 0;
@@ -73,6 +79,7 @@ export function createIoMeter(): IoMeter {
           const flags = Number.parseInt(args[3], 16);
           if (flags & SQLITE_OPEN_MAIN_DB) kinds.set(third, 'main');
           else if (flags & SQLITE_OPEN_MAIN_JOURNAL) kinds.set(third, 'journal');
+          else if (flags & SQLITE_OPEN_WAL) kinds.set(third, 'wal');
           else kinds.delete(third);
         } else if (method === 'jRead' && typeof fileId === 'number' && typeof third === 'number') {
           if (kinds.get(fileId) === 'main') {
@@ -83,9 +90,10 @@ export function createIoMeter(): IoMeter {
           // The data is a Uint8Array or the facade's Uint8Array-like proxy: both have byteLength.
           const bytes = (third as { byteLength?: unknown } | null)?.byteLength;
           const kind = typeof bytes === 'number' ? kinds.get(fileId) : undefined;
-          if (kind === 'main') mainWritten += bytes as number;
+          const page = kind === 'main' || (kind === 'wal' && (bytes as number) >= SMALLEST_PAGE);
+          if (page) mainWritten += bytes as number;
           else if (kind === 'journal') journalWritten += bytes as number;
-          if (kind) notify();
+          if (page || kind === 'journal') notify();
         } else if (method === 'jClose' && typeof fileId === 'number') {
           kinds.delete(fileId);
         }

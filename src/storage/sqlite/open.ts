@@ -95,6 +95,11 @@ export async function createSqliteEngine(
         // an import candidate's bytes are read as one whole file (`MemoryFiles.read`), which WAL would split.
         // synchronous = FULL: the WAL (or the journal) is synced at every commit, so a commit is durable at once.
         const wal = where === 'main' && main?.storage === 'opfs';
+        if (wal && (await driver.get<{ page_count: number }>('PRAGMA page_count'))?.page_count === 0) {
+          // A new file: switching it to WAL writes its first page, which fixes auto_vacuum for good — so the
+          // setting migrate.ts gives every new database (INCREMENTAL) is given here first.
+          await driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
+        }
         const mode = await driver.get<{ journal_mode: string }>(
           `PRAGMA journal_mode = ${wal ? 'WAL' : 'DELETE'}`,
         );
