@@ -10,6 +10,14 @@ import { createOpfsSqliteEngine, installOpfsDatabase, readOpfsDatabase } from '.
 import { createRandom } from '../helpers/random';
 
 let engine: Awaited<ReturnType<typeof createOpfsSqliteEngine>> | undefined;
+
+// Every OPFS read() in this worker, counted (what read-ahead saves is calls, not bytes).
+let opfsReads = 0;
+const nativeRead = FileSystemSyncAccessHandle.prototype.read;
+FileSystemSyncAccessHandle.prototype.read = function (...args: Parameters<typeof nativeRead>) {
+  opfsReads++;
+  return nativeRead.apply(this, args);
+};
 let db: SqlDriver | undefined;
 
 const connection = (): SqlDriver => {
@@ -29,11 +37,21 @@ function plain(error: unknown) {
 }
 
 const api = {
-  async open(name: string, options: { coalesce: boolean; maxBufferedBytes?: number }): Promise<void> {
+  async open(
+    name: string,
+    options: { coalesce: boolean; maxBufferedBytes?: number; walReadAhead?: false },
+  ): Promise<void> {
     engine ??= await createOpfsSqliteEngine({
       coalesce:
         options.coalesce &&
-        (options.maxBufferedBytes === undefined ? true : { maxBufferedBytes: options.maxBufferedBytes }),
+        (options.maxBufferedBytes === undefined && options.walReadAhead === undefined
+          ? true
+          : {
+              ...(options.maxBufferedBytes === undefined
+                ? {}
+                : { maxBufferedBytes: options.maxBufferedBytes }),
+              ...(options.walReadAhead === undefined ? {} : { walReadAhead: options.walReadAhead }),
+            }),
     });
     db = await engine.open(name);
   },
@@ -44,6 +62,8 @@ const api = {
   stats() {
     return engine?.io ? { ...engine.io } : null;
   },
+  /** OPFS `read()` calls made in this worker so far. */
+  opfsReads: () => opfsReads,
   /** The whole-file port of the brain (while no connection is open): its error as plain data, or null. */
   async install(name: string, bytes: Uint8Array): Promise<{ code: string; message: string } | null> {
     return installOpfsDatabase(name, bytes).then(() => null, plain);

@@ -1,4 +1,5 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
+import { ReadAhead, type ReadAheadOptions } from './read-ahead';
 import { writeAllSync } from './sync-write';
 
 /**
@@ -50,11 +51,15 @@ export interface CoalescingStats {
   bufferedReads: number;
   /** Flushes forced by the bound rather than by a sync or another file operation. */
   boundFlushes: number;
+  /** Chunks of a WAL read whole (read-ahead.ts): what a checkpoint or a recovery reads, one call a chunk. */
+  walChunkReads: number;
 }
 
 export interface CoalescingOptions {
   /** Bytes buffered per file before they are written out without waiting for a sync (default 16 MiB). */
   maxBufferedBytes?: number;
+  /** The WAL's read-ahead (read-ahead.ts; default 1 MiB chunks, 8 kept); false reads it frame by frame. */
+  walReadAhead?: ReadAheadOptions | false;
 }
 
 interface Extent {
@@ -182,6 +187,8 @@ export class WriteBuffer {
 interface BufferedFile {
   path: string;
   buffer: WriteBuffer;
+  /** A WAL's reads from the file, in chunks (null for the database and its journal). */
+  readAhead: ReadAhead | null;
 }
 
 /**
@@ -211,7 +218,14 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     jFileSize: target.jFileSize.bind(target),
     jUnlock: target.jUnlock.bind(target),
   };
-  const stats: CoalescingStats = { writes: 0, flushedWrites: 0, bufferedReads: 0, boundFlushes: 0 };
+  const stats: CoalescingStats = {
+    writes: 0,
+    flushedWrites: 0,
+    bufferedReads: 0,
+    boundFlushes: 0,
+    walChunkReads: 0,
+  };
+  const walReadAhead = options.walReadAhead ?? {};
   const files = new Map<number, BufferedFile>();
   const BUFFERED = SQLite.SQLITE_OPEN_MAIN_DB | SQLite.SQLITE_OPEN_MAIN_JOURNAL | SQLite.SQLITE_OPEN_WAL;
 
@@ -240,6 +254,8 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
   function flush(fileId: number): number {
     const file = files.get(fileId);
     if (!file || file.buffer.isEmpty) return SQLite.SQLITE_OK;
+    // Chunks read ahead hold the file as it was: what goes out now was laid over them while buffered, not after.
+    file.readAhead?.clear();
     for (const extent of file.buffer.drain()) {
       stats.flushedWrites++;
       const rc = writeRun(fileId, extent.bytes.subarray(0, extent.length), extent.start);
@@ -249,6 +265,28 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
       if (rc !== SQLite.SQLITE_OK) return rc;
     }
     return SQLite.SQLITE_OK;
+  }
+
+  /** The file's own bytes (buffered ones are laid over them by the caller): a WAL's through its read-ahead. */
+  function readFile(
+    fileId: number,
+    file: BufferedFile,
+    pData: Uint8Array,
+    view: Uint8Array,
+    offset: number,
+  ): number {
+    const handle = file.readAhead && accessHandle(fileId);
+    if (!file.readAhead || !handle) return base.jRead(fileId, pData, offset);
+    try {
+      const whole = file.readAhead.read(view, offset, (into, at) => {
+        stats.walChunkReads++;
+        return handle.read(into, { at });
+      });
+      return whole ? SQLite.SQLITE_OK : SQLite.SQLITE_IOERR_SHORT_READ;
+    } catch (error) {
+      target.lastError = error;
+      return SQLite.SQLITE_IOERR_READ;
+    }
   }
 
   function flushAll(): number {
@@ -264,7 +302,11 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     jOpen(name, fileId, flags, pOutFlags) {
       const rc = base.jOpen(name, fileId, flags, pOutFlags);
       if (rc === SQLite.SQLITE_OK && flags & BUFFERED && name) {
-        files.set(fileId, { path: new URL(name, 'file://').pathname, buffer: new WriteBuffer() });
+        files.set(fileId, {
+          path: new URL(name, 'file://').pathname,
+          buffer: new WriteBuffer(),
+          readAhead: flags & SQLite.SQLITE_OPEN_WAL && walReadAhead ? new ReadAhead(walReadAhead) : null,
+        });
       }
       return rc;
     },
@@ -275,8 +317,10 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
       // With synchronous=FULL the database was synced already, so this is normally a no-op.
       const path = new URL(name, 'file://').pathname;
       for (const [fileId, file] of files) {
-        if (file.path === path) file.buffer.drain();
-        else {
+        if (file.path === path) {
+          file.buffer.drain();
+          file.readAhead?.clear();
+        } else {
           const rc = flush(fileId);
           if (rc !== SQLite.SQLITE_OK) return rc;
         }
@@ -293,15 +337,15 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
 
     jRead(fileId, pData, offset) {
       const file = files.get(fileId);
-      if (!file || file.buffer.isEmpty) return base.jRead(fileId, pData, offset);
+      if (!file || (file.buffer.isEmpty && !file.readAhead)) return base.jRead(fileId, pData, offset);
       // pData is a Proxy over wasm memory; subarray() gives a real Uint8Array view of it.
       const view = pData.subarray();
-      if (file.buffer.covers(offset, view.byteLength)) {
+      if (!file.buffer.isEmpty && file.buffer.covers(offset, view.byteLength)) {
         file.buffer.overlay(offset, view);
         stats.bufferedReads++;
         return SQLite.SQLITE_OK;
       }
-      const rc = base.jRead(fileId, pData, offset);
+      const rc = readFile(fileId, file, pData, view, offset);
       if (rc !== SQLite.SQLITE_OK && rc !== SQLite.SQLITE_IOERR_SHORT_READ) return rc;
       const { touched } = file.buffer.overlay(offset, view);
       if (rc === SQLite.SQLITE_IOERR_SHORT_READ && touched) {
@@ -319,6 +363,8 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
       const file = files.get(fileId);
       if (!file) return base.jWrite(fileId, pData, offset);
       stats.writes++;
+      // Chunks read ahead may hold what this overwrites (a log restarts from its start after a checkpoint).
+      file.readAhead?.clear();
       try {
         file.buffer.write(offset, pData.subarray());
       } catch (error) {
@@ -337,6 +383,7 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
       // Flushes every file first, so a truncate never lands before a write issued earlier.
       const rc = flushAll();
       if (rc !== SQLite.SQLITE_OK) return rc;
+      files.get(fileId)?.readAhead?.clear();
       return base.jTruncate(fileId, size);
     },
 
