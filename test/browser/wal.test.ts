@@ -121,6 +121,34 @@ describe('agent.db in WAL mode, at the SQLite level', () => {
     expect(await api.verifyBlobs()).toEqual({ rows: 125, wrong: [] });
   });
 
+  it('a commit that rewrites its frames’ checksums (pages spilled twice) stays a few OPFS writes, and whole', async () => {
+    const name = uniqueName();
+    const first = await sqliteWorker();
+    // A 64 KiB bound: the spilled frames reach the file before COMMIT, so the rewrites land between them.
+    await first.api.open(name, { coalesce: true, maxBufferedBytes: 64 * 1024 });
+    await first.api.exec(SCHEMA);
+    // A 20-page cache: the transaction spills its pages into the WAL, then spills the first ones again (SQLite
+    // overwrites those frames in place), so at COMMIT it rewrites the checksum of every frame after them.
+    await first.api.exec('PRAGMA cache_size = 20; BEGIN');
+    await first.api.insertRows(0, 300, 3000);
+    await first.api.run('DELETE FROM blobs WHERE id < 20');
+    await first.api.insertRows(0, 20, 3000);
+    await first.api.run("UPDATE meta SET value = 300 WHERE key = 'inserted'");
+    const before = (await first.api.stats())!;
+    await first.api.exec('COMMIT');
+    const after = (await first.api.stats())!;
+    // Several hundred frame headers rewritten by SQLite; a handful of runs reach OPFS.
+    expect(after.writes - before.writes).toBeGreaterThan(200);
+    expect(after.flushedWrites - before.flushedWrites).toBeLessThan(30);
+    first.worker.terminate();
+    await untilReleased(name);
+
+    const again = await openSqlite(name);
+    expect(await again.api.verifyBlobs()).toEqual({ rows: 300, wrong: [] });
+    expect(await again.api.all("SELECT value FROM meta WHERE key = 'inserted'")).toEqual([{ value: 300 }]);
+    expect(await again.api.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+  });
+
   it('what was committed survives the worker being killed before any checkpoint', async () => {
     const name = uniqueName();
     const first = await openSqlite(name);
