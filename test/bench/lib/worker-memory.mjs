@@ -54,7 +54,7 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
   function send(sessionId, method, params = {}) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, sessionId });
       cdp
         .send('Target.sendMessageToTarget', {
           sessionId,
@@ -86,7 +86,16 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       failure ??= error;
     });
   });
-  cdp.on('Target.detachedFromTarget', ({ sessionId }) => workers.delete(sessionId));
+  cdp.on('Target.detachedFromTarget', ({ sessionId }) => {
+    workers.delete(sessionId);
+    // A worker that went away (terminated) while asked never answers: its questions end here, or a round waits
+    // for them forever.
+    for (const [id, waiter] of pending) {
+      if (waiter.sessionId !== sessionId) continue;
+      pending.delete(id);
+      waiter.reject(new Error(`The worker (CDP session ${sessionId}) went away before it answered.`));
+    }
+  });
   await cdp.send('Target.setAutoAttach', {
     autoAttach: true,
     waitForDebuggerOnStart: true,
