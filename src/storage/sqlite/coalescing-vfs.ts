@@ -191,6 +191,8 @@ interface BufferedFile {
   readAhead: ReadAhead | null;
   /** A write-ahead log (its flushes join close extents: `joinWalRuns`). */
   wal: boolean;
+  /** The WAL's array joined runs are built in (WAL_RUN_BYTES, made at the first join). */
+  scratch?: Uint8Array;
 }
 
 /** WAL extents at most this far apart are written as one run (coalesceWrites: `joinWalRuns`). */
@@ -263,16 +265,18 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     if (!file || file.buffer.isEmpty) return SQLite.SQLITE_OK;
     // Chunks read ahead hold the file as it was: what goes out now was laid over them while buffered, not after.
     file.readAhead?.clear();
-    let extents = file.buffer.drain();
-    if (file.wal) {
+    const extents = file.buffer.drain();
+    const runs: Iterator<Extent> = file.wal ? joinWalRuns(fileId, file, extents) : extents.values();
+    for (;;) {
+      let extent: Extent | undefined;
       try {
-        extents = joinWalRuns(fileId, extents);
+        // A joined run is read from the file here, before it is written.
+        extent = runs.next().value;
       } catch (error) {
         target.lastError = error;
         return SQLite.SQLITE_IOERR_WRITE;
       }
-    }
-    for (const extent of extents) {
+      if (!extent) break;
       stats.flushedWrites++;
       const rc = writeRun(fileId, extent.bytes.subarray(0, extent.length), extent.start);
       // lastError is set (e.g. QuotaExceededError). The rest is dropped: SQLite treats the failed sync as a
@@ -312,11 +316,12 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
    * of them for a 100 MB import, each else an OPFS write of its own. Safe only for the WAL: the bytes between are
    * frames of the transaction being committed (SQLite writes the log nowhere else), which count only once its
    * commit frame is synced, so rewriting them as they are can cost nothing already committed, even torn.
+   * Yields each run as it is built, in the file's one scratch array (written before the next is built): a flush
+   * allocates nothing per run.
    */
-  function joinWalRuns(fileId: number, extents: Extent[]): Extent[] {
+  function* joinWalRuns(fileId: number, file: BufferedFile, extents: Extent[]): Generator<Extent> {
     const handle = accessHandle(fileId);
-    if (!handle || extents.length < 2) return extents;
-    const runs: Extent[] = [];
+    if (!handle || extents.length < 2) return yield* extents;
     for (let i = 0; i < extents.length;) {
       const first = extents[i]!;
       let end = first.start + first.length;
@@ -326,20 +331,20 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
         if (next.start - end > WAL_GAP_BYTES || next.start + next.length - first.start > WAL_RUN_BYTES) break;
         end = next.start + next.length;
       }
-      if (j === i + 1) runs.push(first);
+      if (j === i + 1) yield first;
       else {
         // The file's bytes under the run (zeros past its end), then every extent over them.
-        const bytes = new Uint8Array(end - first.start);
-        handle.read(bytes, { at: first.start });
+        file.scratch ??= new Uint8Array(WAL_RUN_BYTES);
+        const bytes = file.scratch.subarray(0, end - first.start);
+        bytes.fill(0, handle.read(bytes, { at: first.start }));
         for (let k = i; k < j; k++) {
           const e = extents[k]!;
           bytes.set(e.bytes.subarray(0, e.length), e.start - first.start);
         }
-        runs.push({ start: first.start, bytes, length: bytes.byteLength });
+        yield { start: first.start, bytes, length: bytes.byteLength };
       }
       i = j;
     }
-    return runs;
   }
 
   function flushAll(): number {

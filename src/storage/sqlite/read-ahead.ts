@@ -25,6 +25,12 @@ export class ReadAhead {
   readonly maxChunks: number;
   /** Chunk index → the file's bytes there (shorter than a chunk at the file's end). Map order: least recent first. */
   private readonly chunks = new Map<number, Uint8Array>();
+  /**
+   * Whole-chunk arrays no longer in use (evicted or cleared), reused for the next chunks: a checkpoint or a commit
+   * rewriting its checksums reads a log of ~100 MB in order, which would else leave ~100 MiB of 1 MiB arrays for the
+   * collector (the worker's memory peaked ~60 MiB higher on the 500 MB import bench).
+   */
+  private readonly spare: Uint8Array[] = [];
   /** Chunks read from the file (each one `read()` call). */
   reads = 0;
 
@@ -38,7 +44,12 @@ export class ReadAhead {
   }
 
   clear(): void {
+    for (const chunk of this.chunks.values()) this.recycle(chunk);
     this.chunks.clear();
+  }
+
+  private recycle(chunk: Uint8Array): void {
+    if (chunk.byteLength === this.chunkBytes && this.spare.length < this.maxChunks) this.spare.push(chunk);
   }
 
   /**
@@ -68,13 +79,21 @@ export class ReadAhead {
       this.chunks.set(index, kept);
       return kept;
     }
-    const bytes = new Uint8Array(this.chunkBytes);
+    if (this.chunks.size >= this.maxChunks) {
+      const oldest = this.chunks.keys().next().value as number;
+      this.recycle(this.chunks.get(oldest)!);
+      this.chunks.delete(oldest);
+    }
+    const bytes = this.spare.pop() ?? new Uint8Array(this.chunkBytes);
     const length = readAt(bytes, index * this.chunkBytes);
     this.reads++;
-    // A short chunk (the file's end) keeps a copy of its length only, not the whole chunk's buffer.
-    const chunk = length === bytes.byteLength ? bytes : bytes.slice(0, length);
+    // A short chunk (the file's end) keeps a copy of its length only; the whole array goes back to the spares.
+    let chunk = bytes;
+    if (length !== bytes.byteLength) {
+      chunk = bytes.slice(0, length);
+      this.recycle(bytes);
+    }
     this.chunks.set(index, chunk);
-    if (this.chunks.size > this.maxChunks) this.chunks.delete(this.chunks.keys().next().value as number);
     return chunk;
   }
 }
