@@ -16,6 +16,7 @@ import { BrainError } from '../../core/errors';
 import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
 import { createImportsRepo } from '../../storage/sqlite/imports-repo';
 import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { withRollbackJournal } from '../../storage/sqlite/journal-mode';
 import { IMPORT_PAGE_CACHE_KIB, withPageCacheAtMost } from '../../storage/sqlite/page-cache';
 import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
@@ -63,20 +64,23 @@ export function createImportersFeature(
       journal,
       backups: createBackupLookup(sorted.backups),
     };
-    // Both caches bounded while the import writes far more than it reads back (page-cache.ts, blobs/cache.ts).
-    const results: UnitResult[] = await withPageCacheAtMost(ctx.db, IMPORT_PAGE_CACHE_KIB, () =>
-      store.withBodyCacheAtMost(IMPORT_BODY_CACHE_BYTES, () =>
-        ctx.db.transaction(async () => {
-          const out: UnitResult[] = [];
-          for (const unit of sorted.units) {
-            await reporter.startUnit('file' in unit ? unit.file.name : unit.folder);
-            const result = await importUnit(deps, unit, reporter);
-            if (result.kind === 'imported') reporter.endUnit(result.session.added, result.session.created);
-            out.push(result);
-          }
-          await replay.finish();
-          return out;
-        }),
+    // Both caches bounded while the import writes far more than it reads back (page-cache.ts, blobs/cache.ts), and
+    // a rollback journal rather than the WAL for its one large transaction of new pages (journal-mode.ts).
+    const results: UnitResult[] = await withRollbackJournal(ctx.db, () =>
+      withPageCacheAtMost(ctx.db, IMPORT_PAGE_CACHE_KIB, () =>
+        store.withBodyCacheAtMost(IMPORT_BODY_CACHE_BYTES, () =>
+          ctx.db.transaction(async () => {
+            const out: UnitResult[] = [];
+            for (const unit of sorted.units) {
+              await reporter.startUnit('file' in unit ? unit.file.name : unit.folder);
+              const result = await importUnit(deps, unit, reporter);
+              if (result.kind === 'imported') reporter.endUnit(result.session.added, result.session.created);
+              out.push(result);
+            }
+            await replay.finish();
+            return out;
+          }),
+        ),
       ),
     );
     const imported = mergeSessions(results.flatMap((r) => (r.kind === 'imported' ? [r.session] : [])));
