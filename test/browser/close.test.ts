@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBrainError, openBrain, type Brain } from '../../src/lib/index';
+import { outcomeOf, type Outcome } from './settle';
 
 const open: Brain[] = [];
 let counter = 0;
@@ -14,20 +15,6 @@ async function brainNamed(dbName: string) {
 afterEach(async () => {
   await Promise.all(open.splice(0).map((brain) => brain.close()));
 });
-
-type Outcome =
-  { settled: 'resolved'; value: unknown } | { settled: 'rejected'; error: unknown } | { settled: 'never' };
-
-/** How a promise settles within `ms` (a hang shows as `never` instead of a test timeout). */
-function outcomeOf(promise: Promise<unknown>, ms = 10_000): Promise<Outcome> {
-  return Promise.race([
-    promise.then(
-      (value): Outcome => ({ settled: 'resolved', value }),
-      (error: unknown): Outcome => ({ settled: 'rejected', error }),
-    ),
-    new Promise<Outcome>((resolve) => setTimeout(() => resolve({ settled: 'never' }), ms)),
-  ]);
-}
 
 function expectClosedError(outcome: Outcome) {
   expect(outcome.settled).toBe('rejected');

@@ -11,6 +11,7 @@ import { cdp } from 'vitest/browser';
 import { openBrain, type Brain, type BrainWorker } from '../../src/lib/index';
 import { createRandom } from '../helpers/random';
 import { alterDatabase, integrityOf } from './page-sqlite';
+import { untilReleased } from './settle';
 
 const open: Brain[] = [];
 const created: string[] = [];
@@ -74,19 +75,6 @@ async function placeDatabase(dbName: string, bytes: Uint8Array) {
   const writable = await (await root.getFileHandle(dbName, { create: true })).createWritable();
   await writable.write(bytes as Uint8Array<ArrayBuffer>);
   await writable.close();
-}
-
-/** Polls the Web Locks until the killed worker's locks on `dbName` are gone. */
-async function untilReleased(dbName: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const { held = [] } = await navigator.locks.query();
-        return held.some((lock) => lock.name?.includes(dbName));
-      },
-      { timeout: 10_000, message: `The killed worker still holds ${dbName}.` },
-    )
-    .toBe(false);
 }
 
 describe('imports that cannot lose the brain', () => {

@@ -32,6 +32,7 @@ import {
   type ReplayApi,
   type ReplayIds,
 } from '../fixtures/agent-sessions/replay';
+import { untilReleased } from './settle';
 
 const workers: Worker[] = [];
 afterEach(() => {
@@ -44,19 +45,6 @@ async function openWorker(dbName: string) {
   const remote = Comlink.wrap<BrainWorker>(worker);
   await remote.open({ dbName });
   return { worker, api: remote as unknown as ReplayApi };
-}
-
-/** Polls the Web Locks until the killed worker's locks on `dbName` are gone. */
-async function untilReleased(dbName: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const { held = [] } = await navigator.locks.query();
-        return held.some((lock) => lock.name?.includes(dbName));
-      },
-      { timeout: 10_000, message: `The killed worker still holds ${dbName}.` },
-    )
-    .toBe(false);
 }
 
 /** Same as the Node twin (see knownGaps there): the gaps these fixtures found are fixed, none is left. */

@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
+import { untilReleased } from './settle';
 
 let counter = 0;
 const names: string[] = [];
@@ -25,18 +26,6 @@ afterEach(async () => {
       await root.removeEntry(name + suffix).catch(() => undefined);
   }
 });
-
-async function untilReleased(name: string): Promise<void> {
-  await expect
-    .poll(
-      async () => ((await navigator.locks.query()).held ?? []).some((lock) => lock.name?.includes(name)),
-      {
-        timeout: 10_000,
-        message: `A worker still holds ${name}.`,
-      },
-    )
-    .toBe(false);
-}
 
 async function fileSize(name: string): Promise<number> {
   const root = await navigator.storage.getDirectory();

@@ -10,6 +10,7 @@ import { openBrain, type Brain, type BrainWorker } from '../../src/lib/index';
 import { bashSession } from '../fixtures/bash-session';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
 import { integrityOf, queryOf } from './page-sqlite';
+import { untilReleased } from './settle';
 
 let counter = 0;
 const names: string[] = [];
@@ -31,19 +32,6 @@ afterEach(async () => {
       await root.removeEntry(name + suffix).catch(() => undefined);
   }
 });
-
-/** Polls the Web Locks until a (killed or closed) worker's locks on `name` are gone. */
-async function untilReleased(name: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const { held = [] } = await navigator.locks.query();
-        return held.some((lock) => lock.name?.includes(name));
-      },
-      { timeout: 10_000, message: `A worker still holds ${name}.` },
-    )
-    .toBe(false);
-}
 
 /** An OPFS file's size (0 when absent); readable while a worker holds the file's sync access handle. */
 async function fileSize(name: string): Promise<number> {

@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBrainError, openBrain, type Brain, type OwnerEvent } from '../../src/lib/index';
 import { BrainState } from '../../src/ui/state/brain.svelte';
+import { outcomeOf, type Outcome } from './settle';
 
 let counter = 0;
 const uniqueName = () => `worker-lost-${Date.now().toString(36)}-${++counter}.db`;
@@ -34,19 +35,6 @@ async function capturingWorkers<T>(open: () => Promise<T>): Promise<{ value: T; 
   } finally {
     scope.Worker = Native;
   }
-}
-
-type Outcome = { settled: 'resolved' } | { settled: 'rejected'; error: unknown } | { settled: 'never' };
-
-/** How a promise settles within `ms` (a hang shows as `never` rather than as a test timeout). */
-function outcomeOf(promise: Promise<unknown>, ms = 10_000): Promise<Outcome> {
-  return Promise.race([
-    promise.then(
-      (): Outcome => ({ settled: 'resolved' }),
-      (error: unknown): Outcome => ({ settled: 'rejected', error }),
-    ),
-    new Promise<Outcome>((resolve) => setTimeout(() => resolve({ settled: 'never' }), ms)),
-  ]);
 }
 
 function expectWorkerLost(outcome: Outcome) {
@@ -90,7 +78,7 @@ describe('a worker that stops without being asked', () => {
     // Later calls are refused at once, with the same reason; close() settles (it does not wait for answers that
     // cannot come).
     expectWorkerLost(await outcomeOf(brain.getSession(sessionId)));
-    expect(await outcomeOf(brain.close())).toEqual({ settled: 'resolved' });
+    expect(await outcomeOf(brain.close())).toEqual({ settled: 'resolved', value: undefined });
 
     // The owner lock is free: the brain opens again, with what was committed, and the batch wholly or not at all.
     const again: Brain = await openBrain({ dbName, closeOnPageHide: false });
