@@ -6,8 +6,9 @@
  */
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openBrain, type Brain, type BrainWorker } from '../../src/lib/index';
+import { openBrain, type Brain, type BrainWorker, type ImportProgress } from '../../src/lib/index';
 import { bashSession } from '../fixtures/bash-session';
+import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
 import { integrityOf, queryOf } from './page-sqlite';
 import { untilReleased } from './settle';
@@ -320,5 +321,85 @@ describe('agent.db in WAL mode, through the engine', () => {
     expect(await after.integrityCheck()).toEqual(['ok']);
     const { counts } = await after.audit();
     expect(counts.steps).toBe(0);
+  });
+});
+
+/** A write after the import lands in the WAL, not in agent.db: the brain is in WAL mode again. */
+async function expectWalMode(brain: Brain, dbName: string) {
+  const main = await fileSize(dbName);
+  const wal = await fileSize(`${dbName}-wal`);
+  await brain.startSession({ title: 'after the import' });
+  expect(await fileSize(`${dbName}-wal`)).toBeGreaterThan(wal);
+  expect(await fileSize(dbName)).toBe(main);
+}
+
+const transcript = () => {
+  const { main } = generateClaudeCodeSession(15, 120);
+  return { files: [{ name: main.name, data: main.bytes }] };
+};
+
+/*
+ * A transcript import on a WAL brain runs with a rollback journal (src/storage/sqlite/journal-mode.ts: its one large
+ * transaction of new pages is written once, not to the log and again at a checkpoint) and leaves the brain in WAL
+ * mode — also when the worker is killed in the middle of it: the hot journal is rolled back at the next open, which
+ * puts the brain in WAL mode again, with nothing of the import and everything from before.
+ */
+describe('a transcript import on a WAL brain', () => {
+  it('runs with a rollback journal and leaves the brain in WAL mode', async () => {
+    const dbName = uniqueName();
+    const brain = await brainNamed(dbName);
+    await brain.startSession({ title: 'before the import' });
+    const before = await fileSize(dbName);
+    const input = transcript();
+    const { sessions } = await brain.importTranscript(input);
+    expect(sessions).toHaveLength(1);
+    // Its pages went into agent.db at once, not through the log (in WAL mode they would sit in agent.db-wal until
+    // the idle checkpoint, 200 ms after the last call); the log holds only what came after the commit (the
+    // imported session's compression).
+    const grown = (await fileSize(dbName)) - before;
+    expect(grown).toBeGreaterThan(512 * 1024);
+    expect(await fileSize(`${dbName}-wal`)).toBeLessThan(grown / 2);
+    await expectWalMode(brain, dbName);
+    expect(await brain.listImportedSessions()).toHaveLength(1);
+    expect(await brain.integrityCheck()).toEqual(['ok']);
+  });
+
+  it('killed in the middle, leaves the brain as it was, in WAL mode, at the next open', async () => {
+    const dbName = uniqueName();
+    const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+    workers.push(worker);
+    const remote = Comlink.wrap<BrainWorker>(worker);
+    await remote.open({ dbName });
+    const { id: sessionId } = await remote.startSession({ title: 'kept' });
+    await remote.recordNote({ sessionId, text: 'written before the import' });
+    const input = transcript();
+    const total = input.files[0]!.data.byteLength;
+    let killedAt: ImportProgress | null = null;
+    const importing = remote.importTranscript(
+      input,
+      Comlink.proxy((progress: ImportProgress) => {
+        // Past half of the transcript the transaction has written pages: the kill leaves a hot journal.
+        if (killedAt === null && progress.bytesDone >= total / 2 && progress.phase === 'reading') {
+          killedAt = progress;
+          worker.terminate();
+        }
+      }),
+    );
+    void importing.catch(() => undefined); // never answered: the worker is gone
+    await expect.poll(() => killedAt, { timeout: 20_000 }).not.toBeNull();
+    expect(killedAt!.toolCalls).toBeGreaterThan(0);
+    await untilReleased(dbName);
+    expect(await fileSize(`${dbName}-journal`)).toBeGreaterThan(0);
+
+    const again = await brainNamed(dbName);
+    expect(await again.listImportedSessions()).toEqual([]);
+    const events = await again.listEvents(sessionId);
+    expect(events.some((e) => 'text' in e && e.text === 'written before the import')).toBe(true);
+    expect(await again.integrityCheck()).toEqual(['ok']);
+    await expectWalMode(again, dbName);
+    // And the import, done again, is whole.
+    expect((await again.importTranscript(transcript())).sessions).toHaveLength(1);
   });
 });
