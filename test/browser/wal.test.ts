@@ -70,6 +70,13 @@ const SCHEMA =
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);' +
   "INSERT OR IGNORE INTO meta VALUES ('inserted', 0);";
 
+/** The brain's own worker, started bare (the test opens it over Comlink and may terminate it). */
+function brainWorker(): Worker {
+  const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), { type: 'module' });
+  workers.push(worker);
+  return worker;
+}
+
 async function brainNamed(dbName: string) {
   const brain = await openBrain({ dbName, closeOnPageHide: false });
   brains.push(brain);
@@ -227,10 +234,7 @@ async function recordCalls(brain: Brain, count: number) {
 describe('agent.db in WAL mode, through the engine', () => {
   it('a brand-new brain is in its file at once: a kill right after the first open is no BrainMissing', async () => {
     const dbName = uniqueName();
-    const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
-      type: 'module',
-    });
-    workers.push(worker);
+    const worker = brainWorker();
     const remote = Comlink.wrap<BrainWorker>(worker);
     await remote.open({ dbName });
     // The migrations' pages are in agent.db, not only in the log: the file alone holds the whole schema.
@@ -305,10 +309,7 @@ describe('agent.db in WAL mode, through the engine', () => {
     expect(await brain.integrityCheck()).toEqual(['ok']);
     // Written after the import, then the worker killed: the next open replays the new brain's frames only.
     await brain.startSession({ title: 'd' });
-    const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
-      type: 'module',
-    });
-    workers.push(worker);
+    const worker = brainWorker();
     await closeBrain(brain);
     const remote = Comlink.wrap<BrainWorker>(worker);
     await remote.open({ dbName });
@@ -366,10 +367,7 @@ describe('a transcript import on a WAL brain', () => {
 
   it('killed in the middle, leaves the brain as it was, in WAL mode, at the next open', async () => {
     const dbName = uniqueName();
-    const worker = new Worker(new URL('../../src/worker/brain.worker.ts', import.meta.url), {
-      type: 'module',
-    });
-    workers.push(worker);
+    const worker = brainWorker();
     const remote = Comlink.wrap<BrainWorker>(worker);
     await remote.open({ dbName });
     const { id: sessionId } = await remote.startSession({ title: 'kept' });

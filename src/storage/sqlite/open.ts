@@ -1,8 +1,8 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
-import { BrainError } from '../../core/errors';
 import type { SqlDriver } from './driver';
 import { ioMeter } from './io-meter';
+import { setJournalMode } from './journal-mode';
 import { createWaSqliteDriver, translateSqliteError, type IoErrorExplainer } from './wa-sqlite-driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
@@ -100,16 +100,7 @@ export async function createSqliteEngine(
           // setting migrate.ts gives every new database (INCREMENTAL) is given here first.
           await driver.exec('PRAGMA auto_vacuum = INCREMENTAL');
         }
-        const mode = await driver.get<{ journal_mode: string }>(
-          `PRAGMA journal_mode = ${wal ? 'WAL' : 'DELETE'}`,
-        );
-        // SQLite answers with the mode it is in: a refusal (a VFS without WAL support) must not pass silently.
-        if (mode?.journal_mode !== (wal ? 'wal' : 'delete')) {
-          throw new BrainError(
-            'Internal',
-            `${filename} could not be put in ${wal ? 'WAL' : 'DELETE'} journal mode (it is in ${mode?.journal_mode ?? 'no'} mode).`,
-          );
-        }
+        await setJournalMode(driver, wal ? 'WAL' : 'DELETE', filename);
         await driver.exec(
           `PRAGMA synchronous = FULL;${wal ? ` PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES};` : ''}`,
         );

@@ -6,9 +6,9 @@
  * where 32 one-MiB chunks are 32. A checkpoint walks the pages in page order, which within one commit is the
  * log's order (SQLite writes a commit's pages sorted), so it reads a few runs at once: a few chunks suffice.
  *
- * Only bytes already in the file are kept; the caller drops everything on any write, truncation or close of the
- * file (a log is rewritten from its start after a checkpoint), and lays its own unwritten bytes over what this
- * returns. Pure apart from the read function it is given: unit-testable.
+ * Only bytes already in the file are kept. The caller lays its own buffered (unwritten) bytes over what this
+ * returns, and drops everything when those reach the file (a flush), at a truncation, a delete or a close (a log is
+ * rewritten from its start after a checkpoint). Pure apart from the read function it is given: unit-testable.
  */
 export interface ReadAheadOptions {
   /** Bytes per chunk (default 1 MiB). */
