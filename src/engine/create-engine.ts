@@ -1,7 +1,7 @@
 /**
  * The engine assembled: one context (connection, clock, limits, change announcements), every feature module
  * merged into one API (`assemble`), size history and progress observed around its calls (`observe.ts`), all
- * calls on one serial queue (`serialise`), the WAL checkpointed when they pause (`database/idle-checkpoint.ts`),
+ * calls on one serial queue (`serialise`), the WAL checkpointed when they pause (`database/idle-wal-checkpoint.ts`),
  * then lifecycle's automatic cleanup passes installed on top.
  */
 import type { BrainApi, BrainInfo } from '../core/api';
@@ -14,7 +14,7 @@ import { assemble, serialise } from './assemble';
 import { createCheckpointStore, createCheckpointsFeature } from './checkpoints/feature';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createChangeListeners, createDatabaseFeature } from './database/feature';
-import { createIdleCheckpoint } from './database/idle-checkpoint';
+import { createIdleCheckpoint } from './database/idle-wal-checkpoint';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';

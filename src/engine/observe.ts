@@ -1,6 +1,6 @@
 import { BrainError } from '../core/errors';
 import type { SizeHistoryPolicy } from '../core/size-history';
-import { ioMeter, type IoMeter } from '../storage/sqlite/io-meter';
+import { ioMeter, type IoMeter } from '../storage/sqlite/vfs/io-meter';
 import type { EngineContext } from './context';
 import { createProgressFeature } from './progress/feature';
 import { createSizeHistoryFeature } from './size-history/feature';

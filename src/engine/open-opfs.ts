@@ -2,7 +2,7 @@
  * The engine on OPFS: the one wa-sqlite module per worker (created on first use), a database file in OPFS opened
  * and migrated, and the assembled API over it. The worker's host calls this; everything it builds is storage's.
  *
- * An interrupted import is finished or discarded before anything opens (storage/sqlite/opfs.ts). A brain, once
+ * An interrupted import is finished or discarded before anything opens (storage/sqlite/vfs/opfs.ts). A brain, once
  * created, is recorded beside its file (`<name>.brain`): an empty or missing file where one was kept is refused
  * with `BrainMissing` rather than opened as a new, empty brain — unless the caller asks for that (`startEmpty`).
  */
@@ -20,8 +20,8 @@ import {
   readOpfsDatabase,
   recoverOpfsInstall,
   writeBrainMarker,
-} from '../storage/sqlite/opfs';
-import type { SqliteEngine } from '../storage/sqlite/open';
+} from '../storage/sqlite/vfs/opfs';
+import type { SqliteEngine } from '../storage/sqlite/vfs/open';
 import { createBrainApi } from './create-engine';
 
 export interface OpenedBrain {

@@ -29,7 +29,7 @@ export * from './project-folder';
 export * from './demo-agent';
 export { compressWithProse, type ProseWriter } from './memory-client';
 export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
-export * from './tools/index';
+export * from './model-tools/index';
 export * from './tool-recorder';
 
 export interface OpenBrainOptions {

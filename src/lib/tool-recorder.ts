@@ -17,7 +17,7 @@ import type {
   ToolCallFile,
 } from '../core/api';
 import { namedPaths } from '../core/tool-calls/file-changes';
-import { classifyToolCall } from '../core/tools';
+import { classifyToolCall } from '../core/tool-calls';
 
 export interface WorkspaceEntry {
   readonly path: string;

@@ -1,5 +1,5 @@
 /**
- * Write coalescing over OPFSCoopSyncVFS (src/storage/sqlite/coalescing-vfs.ts), in real Chromium on real OPFS:
+ * Write coalescing over OPFSCoopSyncVFS (src/storage/sqlite/vfs/coalescing-vfs.ts), in real Chromium on real OPFS:
  * the production engine runs in a dedicated worker (test/browser/coalescing-vfs.worker.ts) that a test can
  * terminate mid-transaction, as a killed tab would.
  */

@@ -6,7 +6,11 @@
  */
 import * as Comlink from 'comlink';
 import type { SqlDriver, SqlParams } from '../../src/storage/sqlite/driver';
-import { createOpfsSqliteEngine, installOpfsDatabase, readOpfsDatabase } from '../../src/storage/sqlite/opfs';
+import {
+  createOpfsSqliteEngine,
+  installOpfsDatabase,
+  readOpfsDatabase,
+} from '../../src/storage/sqlite/vfs/opfs';
 import { createRandom } from '../helpers/random';
 
 let engine: Awaited<ReturnType<typeof createOpfsSqliteEngine>> | undefined;

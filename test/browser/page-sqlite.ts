@@ -4,7 +4,7 @@
  */
 import SQLiteESMFactory from '@journeyapps/wa-sqlite/dist/wa-sqlite.mjs';
 import wasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
-import { createSqliteEngine, type SqliteEngine } from '../../src/storage/sqlite/open';
+import { createSqliteEngine, type SqliteEngine } from '../../src/storage/sqlite/vfs/open';
 
 let engine: Promise<SqliteEngine> | undefined;
 let counter = 0;

@@ -1,5 +1,5 @@
 /**
- * The WAL's read-ahead (src/storage/sqlite/read-ahead.ts, in the coalescing VFS), in real Chromium on real OPFS:
+ * The WAL's read-ahead (src/storage/sqlite/vfs/read-ahead.ts, in the coalescing VFS), in real Chromium on real OPFS:
  * a checkpoint and a recovery after a kill read the log in a few chunk reads instead of one OPFS call per frame,
  * and read it right. The control runs the same with the read-ahead off and counts the frame-by-frame reads.
  */

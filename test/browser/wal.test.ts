@@ -1,5 +1,5 @@
 /**
- * agent.db on OPFS in write-ahead-log mode (src/storage/sqlite/open.ts), in real Chromium on real OPFS: a commit is
+ * agent.db on OPFS in write-ahead-log mode (src/storage/sqlite/vfs/open.ts), in real Chromium on real OPFS: a commit is
  * one append to agent.db-wal; what is committed survives a killed worker; the whole-file port (export, install)
  * never works on a file whose WAL holds frames; the engine checkpoints at idle, after its deferred search indexing;
  * export and import through the engine see every transaction and leave no stale frame.

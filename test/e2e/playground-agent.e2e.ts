@@ -4,7 +4,7 @@
  * from the resume prompt without running the passed check again; and endpoints that fail are shown plainly.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { brainToolNames } from '../../src/lib/tools/call';
+import { brainToolNames } from '../../src/lib/model-tools/call';
 import { createProfile, watchErrors } from './harness';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 

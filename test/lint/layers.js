@@ -21,7 +21,7 @@ export const allowed = {
 /** Packages a layer may not import (core stays pure: only the packages listed in `corePackages`). */
 const corePackages = new Set([
   'yaml',
-  // The tool-call classifier (src/core/tools) applies unified diffs (`git apply`, `patch`) with it: pure JS.
+  // The tool-call classifier (src/core/tool-calls) applies unified diffs (`git apply`, `patch`) with it: pure JS.
   'diff',
 ]);
 const deniedPackages = {

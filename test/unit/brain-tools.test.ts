@@ -6,7 +6,12 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
-import { brainToolNames, brainTools, callBrainTool, type BrainToolResult } from '../../src/lib/tools/index';
+import {
+  brainToolNames,
+  brainTools,
+  callBrainTool,
+  type BrainToolResult,
+} from '../../src/lib/model-tools/index';
 import { memoryBrain } from './engine-helpers';
 import { fakeMemoryFiles } from './memory-files-fake';
 

@@ -6,7 +6,7 @@ import { createSerialQueue } from '../../src/core/serial-queue';
 import { crc32 } from '../../src/storage/blobs/checksums';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { migrate } from '../../src/storage/sqlite/migrate';
-import { createCheckpointsRepo } from '../../src/storage/sqlite/checkpoints-repo';
+import { createCheckpointsRepo } from '../../src/storage/sqlite/repos/checkpoints-repo';
 import { defaultLimits, type EngineContext, type EngineLimits } from '../../src/engine/context';
 import { createCheckpointsFeature } from '../../src/engine/checkpoints/feature';
 import { createSessionsFeature } from '../../src/engine/sessions/feature';

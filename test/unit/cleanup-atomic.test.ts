@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock';
 import { BrainError } from '../../src/core/errors';
-import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
+import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
 import { createBrainApi } from '../../src/engine/create-engine';
 import type { BrainApi, TaskId } from '../../src/core/api';
 import { faultyDatabase, heavyState, makeHeavy } from './cleanup-fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCheckpointsRepo } from '../../src/storage/sqlite/checkpoints-repo';
-import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
+import { createCheckpointsRepo } from '../../src/storage/sqlite/repos/checkpoints-repo';
+import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import type { TaskId } from '../../src/core/api';
 import { body } from './cleanup-fixtures';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
+import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
 import { turnBudgetMs } from '../../src/engine/lifecycle/run';
 import type { BrainApi, CleanupProgress, TaskId } from '../../src/core/api';
 import { makeHeavy } from './cleanup-fixtures';

@@ -3,7 +3,7 @@ import { fixedClock } from '../../src/core/clock';
 import { createBrainApi } from '../../src/engine/create-engine';
 import type { BrainApi, BrainChange, TaskId } from '../../src/core/api';
 import { body, heavyState, makeHeavy, manualTimers } from './cleanup-fixtures';
-import { checkpointCleanup } from '../../src/storage/sqlite/cleanup-repo';
+import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
 import { memoryBrain } from './engine-helpers';
 
 /** One session holding every kind of protection, plus one superseded task nothing needs. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WriteBuffer } from '../../src/storage/sqlite/coalescing-vfs';
+import { WriteBuffer } from '../../src/storage/sqlite/vfs/coalescing-vfs';
 import { createRandom } from '../helpers/random';
 
 describe('WriteBuffer (pending writes of one file)', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createMemorySqliteEngine } from '../../src/storage/sqlite/memory';
-import type { SqliteEngine } from '../../src/storage/sqlite/open';
+import { createMemorySqliteEngine } from '../../src/storage/sqlite/vfs/memory';
+import type { SqliteEngine } from '../../src/storage/sqlite/vfs/open';
 
 let engine: Promise<SqliteEngine> | undefined;
 let counter = 0;

@@ -10,8 +10,8 @@ import { createBrainApi } from '../../src/engine/create-engine';
 import { backfillStepIndex } from '../../src/engine/history/step-index';
 import { openDatabase } from '../../src/storage/sqlite/database';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
-import { createHistoryRepo } from '../../src/storage/sqlite/history-repo';
-import { createJournalRepo } from '../../src/storage/sqlite/journal-repo';
+import { createHistoryRepo } from '../../src/storage/sqlite/repos/history-repo';
+import { createTranscriptRepo } from '../../src/storage/sqlite/repos/transcript-repo';
 import { migrate } from '../../src/storage/sqlite/migrate';
 import { migrations } from '../../src/storage/sqlite/migrations/index';
 import { bashSession, type BashStep } from '../fixtures/bash-session';
@@ -150,7 +150,7 @@ describe('the step index of an older database', () => {
     const { database, total } = await oldDatabase();
     const db = database.driver;
     const history = createHistoryRepo(db);
-    const journal = createJournalRepo(db);
+    const journal = createTranscriptRepo(db);
     const marks: ({ stepsUpto: number; docsUpto: number } | null)[] = [];
     const original = db.transaction.bind(db);
     db.transaction = async <T>(fn: () => Promise<T>): Promise<T> => {

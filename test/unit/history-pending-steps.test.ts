@@ -12,7 +12,7 @@ import { createIdleRunner, QUIET_MS } from '../../src/engine/history/idle';
 import { createPendingSteps } from '../../src/engine/history/pending-steps';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { openDatabase } from '../../src/storage/sqlite/database';
-import { createHistoryRepo } from '../../src/storage/sqlite/history-repo';
+import { createHistoryRepo } from '../../src/storage/sqlite/repos/history-repo';
 import { fixedClock } from '../../src/core/clock';
 import { bashSession } from '../fixtures/bash-session';
 import { memoryBrain } from './engine-helpers';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createClaudeCodeParser } from '../../src/core/importers/claude-code';
 import type { ClaudeCodeParserOptions } from '../../src/core/importers/claude-code';
 import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import { decodeLines, generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 
 type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;

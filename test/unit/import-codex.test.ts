@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { sniffClaudeCode } from '../../src/core/importers/claude-code';
 import { createCodexParser, sniffCodex } from '../../src/core/importers/codex';
 import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import { decodeLines, generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { TranscriptItem } from '../../src/core/importers/types';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import type { TranscriptTruth } from '../fixtures/transcripts/gemini';
 
 /** The same accounting for every format: prompts, tool calls by name, files changed and checks via the classifier. */

@@ -25,7 +25,7 @@ const cases: readonly [layer: string, file: string, refused: string, allowed: st
   ['storage', 'src/storage/sqlite/planted.ts', '../../engine/context', '../../core/errors'],
   ['engine', 'src/engine/planted.ts', '../worker/host', '../storage/sqlite/driver'],
   ['worker', 'src/worker/planted.ts', '../storage/sqlite/database', '../engine/open-opfs'],
-  ['lib → storage', 'src/lib/planted.ts', '../storage/sqlite/tasks-repo', '../worker/protocol'],
+  ['lib → storage', 'src/lib/planted.ts', '../storage/sqlite/repos/tasks-repo', '../worker/protocol'],
   ['lib → engine', 'src/lib/planted.ts', '../engine/create-engine', '../core/errors'],
   ['ui → core', 'src/ui/planted.ts', '../core/errors', '../lib/index'],
   ['ui → worker', 'src/ui/components/SessionsView.svelte', '../../worker/protocol', '../../lib/index'],

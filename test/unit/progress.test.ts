@@ -5,7 +5,7 @@ import {
   importProgress,
   vacuumProgress,
 } from '../../src/core/progress';
-import { createIoMeter, ioMeter } from '../../src/storage/sqlite/io-meter';
+import { createIoMeter, ioMeter } from '../../src/storage/sqlite/vfs/io-meter';
 import type { EngineProgress } from '../../src/core/api';
 import { memoryBrain } from './engine-helpers';
 import { freshDb } from './helpers';

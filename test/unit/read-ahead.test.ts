@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadAhead } from '../../src/storage/sqlite/read-ahead';
+import { ReadAhead } from '../../src/storage/sqlite/vfs/read-ahead';
 import { createRandom } from '../helpers/random';
 
 /** A file of `size` deterministic bytes, and a ReadAt over it that counts its calls. */

@@ -4,7 +4,7 @@
  * under the limits below on a loaded 2-core machine (linear scans, no backtracking regular expressions).
  */
 import { describe, expect, it } from 'vitest';
-import { applyEdit, classifyToolCall, type ToolCallMeaning } from '../../src/core/tools';
+import { applyEdit, classifyToolCall, type ToolCallMeaning } from '../../src/core/tool-calls';
 
 function assertSane(meaning: ToolCallMeaning) {
   expect(meaning.notes.filter((n) => n.startsWith('The classifier failed'))).toEqual([]);

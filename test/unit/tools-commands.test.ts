@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import { allCommandCases, type CommandCase } from '../fixtures/tool-calls/commands';
 
 function run(c: CommandCase) {

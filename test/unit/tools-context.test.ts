@@ -3,7 +3,7 @@
  * several checks in one call sharing an exit code, and a plain step's text kept for search.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall, type ClassifyContext } from '../../src/core/tools';
+import { classifyToolCall, type ClassifyContext } from '../../src/core/tool-calls';
 
 const run = (command: string, context?: ClassifyContext, output = '', exitCode: number | null = 0) =>
   classifyToolCall({ tool: 'Bash', input: { command }, output, exitCode }, context);

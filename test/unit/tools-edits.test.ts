@@ -1,6 +1,6 @@
 /** File effects of every edit tool's real input shape, and `applyEdit` replaying them onto a before-body. */
 import { describe, expect, it } from 'vitest';
-import { applyEdit, classifyToolCall, type FileEffect } from '../../src/core/tools';
+import { applyEdit, classifyToolCall, type FileEffect } from '../../src/core/tool-calls';
 import { editCases } from '../fixtures/tool-calls/edit-calls';
 
 const effectsOf = (tool: string, input: unknown, extra: object = {}) =>

@@ -3,7 +3,7 @@
  * its own (piped into `tail`, followed by `||` or `;`), pipefail, timeouts and the runners' error codes.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import { resultOf, sample, type ResultCase } from '../fixtures/tool-calls/results';
 
 const exitCases: readonly ResultCase[] = [

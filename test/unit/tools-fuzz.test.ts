@@ -4,7 +4,7 @@
  * proves the check would see it. Bounded work on huge inputs: tools-bounds.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { applyEdit, classifyToolCall, type ToolCall, type ToolCallMeaning } from '../../src/core/tools';
+import { applyEdit, classifyToolCall, type ToolCall, type ToolCallMeaning } from '../../src/core/tool-calls';
 import { createRandom, type Random } from '../helpers/random';
 
 const tools = [

@@ -4,7 +4,7 @@
  * spelt-out results.
  */
 import { describe, expect, it } from 'vitest';
-import { cleanLine, maxLineChars, maxScanChars, outputLines } from '../../src/core/tools/output';
+import { cleanLine, maxLineChars, maxScanChars, outputLines } from '../../src/core/tool-calls/output';
 
 /** The reading outputLines replaced, kept as the reference. */
 function lineByLine(output: string): string[] {

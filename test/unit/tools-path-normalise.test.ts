@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cleanPath } from '../../src/core/tool-calls/paths';
-import { normalisePath } from '../../src/core/tools/shell/scope';
+import { normalisePath } from '../../src/core/tool-calls/shell/scope';
 
 /** The segment-by-segment normalisation, as the reference. */
 function normaliseBySegments(path: string): string {

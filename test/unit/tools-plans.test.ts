@@ -1,6 +1,6 @@
 /** Plans from TodoWrite, update_plan, write_todos, TaskCreate/TaskUpdate and Cline's task_progress checklist. */
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 
 describe('plans', () => {
   it('reads Claude Code TodoWrite', () => {

@@ -4,7 +4,7 @@
  * and the rest of its command line is still read.
  */
 import { expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/core/tools';
+import { classifyToolCall } from '../../src/core/tool-calls';
 
 it.each(['constructor x', 'toString', 'valueOf --help', 'hasOwnProperty', '__proto__ a'])('%s', (command) => {
   const meaning = classifyToolCall({

@@ -5,7 +5,7 @@
  * its patterns on lines that can match them; these cases sit on either side of that.
  */
 import { describe, expect, it } from 'vitest';
-import { pytestSummaries } from '../../src/core/tools/checks/summaries-python';
+import { pytestSummaries } from '../../src/core/tool-calls/checks/summaries-python';
 
 const summary = (lines: string[]) =>
   pytestSummaries(lines).map((r) => ({ status: r.status, line: r.line, failures: r.failures }));

@@ -1,6 +1,6 @@
 /** The runner tables' command names: the last path segment, a Windows `.exe`/`.cmd`/`.bat` ending dropped. */
 import { expect, it } from 'vitest';
-import { basename } from '../../src/core/tools/checks/runners';
+import { basename } from '../../src/core/tool-calls/checks/runners';
 
 it.each([
   ['pytest', 'pytest'],

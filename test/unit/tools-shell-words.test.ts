@@ -5,7 +5,7 @@
  * that ends a run.
  */
 import { describe, expect, it } from 'vitest';
-import { lex } from '../../src/core/tools/shell/lex';
+import { lex } from '../../src/core/tool-calls/shell/lex';
 
 function wordsOf(src: string) {
   const { tokens, problems } = lex(src);

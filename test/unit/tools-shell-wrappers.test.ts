@@ -5,7 +5,7 @@
  * items, a wrapper in a pipeline gives all its commands its own item.
  */
 import { describe, expect, it } from 'vitest';
-import { shellLine } from '../../src/core/tools/shell/units';
+import { shellLine } from '../../src/core/tool-calls/shell/units';
 
 function walked(source: string) {
   const line = shellLine(source, null);

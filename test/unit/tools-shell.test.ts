@@ -1,9 +1,9 @@
 /** The shell tokenizer and parser on the constructs agents write, and the exit-code rules over a command line. */
 import { describe, expect, it } from 'vitest';
-import { classifyToolCall } from '../../src/core/tools';
-import { lex } from '../../src/core/tools/shell/lex';
-import { parseCommandLine } from '../../src/core/tools/shell/parse';
-import { shellLine } from '../../src/core/tools/shell/units';
+import { classifyToolCall } from '../../src/core/tool-calls';
+import { lex } from '../../src/core/tool-calls/shell/lex';
+import { parseCommandLine } from '../../src/core/tool-calls/shell/parse';
+import { shellLine } from '../../src/core/tool-calls/shell/units';
 
 const words = (src: string) =>
   lex(src)

@@ -1,14 +1,14 @@
 /**
  * Recording a real agent's tool calls: one call per tool call (or a batch), from which the engine derives the step,
  * the check runs, the file changes with their checkpoint bodies, the agent's todo list and its stated intention —
- * in one transaction. The classifier (src/core/tools) says what a call means; the engine stores it.
+ * in one transaction. The classifier (src/core/tool-calls) says what a call means; the engine stores it.
  */
 import type { CheckpointBody } from './checkpoints';
-import type { CheckCounts, CheckKind, CheckStatus, StepKind, ToolCall } from '../tools/types';
+import type { CheckCounts, CheckKind, CheckStatus, StepKind, ToolCall } from '../tool-calls/types';
 import type { FileChangeKind, PlanStepId } from '../events/model';
 import type { CheckpointEntryId, EventId, SessionId, StepId, TaskId } from '../ids';
 
-export type { ToolCall, StepKind, CheckKind, CheckStatus, CheckCounts } from '../tools/types';
+export type { ToolCall, StepKind, CheckKind, CheckStatus, CheckCounts } from '../tool-calls/types';
 
 /**
  * A file's bodies around the call, as the caller read them (null: the file did not exist; left out: not read —

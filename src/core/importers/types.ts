@@ -4,7 +4,7 @@
  * maps items to sessions, tasks, events and `recordToolCalls` (src/engine/importers). One parser per format, in
  * its own folder under src/core/importers/.
  */
-import type { ToolCall } from '../tools/types';
+import type { ToolCall } from '../tool-calls/types';
 
 /** The agents whose files can be opened. */
 export type AgentKind =

@@ -3,7 +3,7 @@
  * relative to, and the ad-hoc scripts it saw run with the file changes recorded since each one's last run — the
  * classifier's `ClassifyContext` (a script run again after edits is a check). Bounded: the newest 200 scripts.
  */
-import type { ClassifyContext } from '../tools/types';
+import type { ClassifyContext } from './types';
 
 export interface ToolContext {
   root: string | null;

@@ -4,8 +4,8 @@
  * caller, carried by the call (a Write's content, a heredoc, Claude Code's `originalFile`), or replayed onto the
  * body the session last recorded for that path (`known`). `undefined` is "not known"; `null` is "did not exist".
  */
-import { applyEdit } from '../tools/apply-edit';
-import type { FileEffect } from '../tools/effect-types';
+import { applyEdit } from './apply-edit';
+import type { FileEffect } from './effect-types';
 import type { FileChangeKind } from '../events/model';
 import { recordedPath } from './paths';
 

@@ -4,7 +4,7 @@
  * they lie outside it (`/tmp/x.py`, `../other/y`) — a change there never makes a check stale.
  */
 
-import { isPlainRelative } from '../tools/shell/scope';
+import { isPlainRelative } from './shell/scope';
 
 export interface RecordedPath {
   readonly path: string;

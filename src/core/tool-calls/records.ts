@@ -5,8 +5,8 @@
 import { headAndTail } from '../events/step-text';
 import type { AgentTodos } from '../events/agent-notes';
 import type { Json } from '../model';
-import type { PlanUpdate } from '../tools/effect-types';
-import type { CheckRun, ToolCall, ToolCallMeaning } from '../tools/types';
+import type { PlanUpdate } from './effect-types';
+import type { CheckRun, ToolCall, ToolCallMeaning } from './types';
 
 /** A tool's output kept in the step: whole up to here, else its head and tail (the summary is at the end). */
 export const STEP_OUTPUT_HEAD = 768 * 1024;

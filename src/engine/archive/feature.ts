@@ -1,7 +1,7 @@
 /**
  * Whole-brain export/import, and the preview of an archive's manifest ahead of an import (the bounded reader and
  * validator the import itself starts with). Order on import: unpack and verify the archive; install its database
- * with its `.agent` files staged in the same kill-safe commit (storage/sqlite/opfs.ts) — refused, nothing
+ * with its `.agent` files staged in the same kill-safe commit (storage/sqlite/vfs/opfs.ts) — refused, nothing
  * changed; then write the files into the project (each atomically, remembering what was there). If a write fails
  * the files are put back and the old database reinstalled. If the tab dies after the commit, the staged files are
  * written when that project is next opened (`applyPendingFiles`). So the brain is always the old one or the new.

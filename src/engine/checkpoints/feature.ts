@@ -9,8 +9,8 @@ import {
   createCheckpointsRepo,
   type EntryRecord,
   type NewEntry,
-} from '../../storage/sqlite/checkpoints-repo';
-import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+} from '../../storage/sqlite/repos/checkpoints-repo';
+import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import { createRecentBodies } from '../../storage/blobs/recent-bodies';
 import type { EngineContext } from '../context';
 import {

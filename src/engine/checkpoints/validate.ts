@@ -6,7 +6,7 @@ import { requireId } from '../../core/model';
 import { utf8Length } from '../../core/utf8';
 import type { RecentBodies } from '../../storage/blobs/recent-bodies';
 import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
-import type { EntryRecord, NewEntrySide } from '../../storage/sqlite/checkpoints-repo';
+import type { EntryRecord, NewEntrySide } from '../../storage/sqlite/repos/checkpoints-repo';
 
 const MAX_PATH_CHARS = 4096;
 /** Diffs of pathological inputs stop here rather than hold the engine for minutes. */

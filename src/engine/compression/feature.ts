@@ -5,7 +5,7 @@ import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compres
 import { asSessionId, type SessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import { syncPlanText } from '../../core/plan/plan-file';
-import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
 import type { CompressionApi, CompressOptions, FilesWritten, ResumePoint } from '../../core/api/memory';
 import { errorText, type EventLog } from '../events/log';
 import { readFolder, validationsDone } from './resume';
@@ -27,7 +27,7 @@ const MAX_TAIL = 500;
 export function createCompressionFeature(log: EventLog, files: MemoryFilesProvider) {
   const { events, history } = log.repos;
   const { db, clock } = log.ctx;
-  const journal = createJournalRepo(db);
+  const journal = createTranscriptRepo(db);
   const folds = createSessionFolds(log);
 
   async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {

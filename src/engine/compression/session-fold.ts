@@ -12,7 +12,7 @@ import type { SessionId } from '../../core/ids';
 import {
   createCompressionStateRepo,
   type CompressionState,
-} from '../../storage/sqlite/compression-state-repo';
+} from '../../storage/sqlite/repos/compression-state-repo';
 import type { EventLog } from '../events/log';
 
 /** Events read per query when folding from an old point (bounds memory, not the work). */

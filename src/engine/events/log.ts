@@ -3,11 +3,11 @@ import { eventToLine } from '../../core/events/lines';
 import { recordToLine } from '../../core/formats/jsonl';
 import { eventDocument, parseEventInput, type EventRecord, type SessionEvent } from '../../core/events/model';
 import type { EventId, SessionId } from '../../core/ids';
-import { createEventsRepo } from '../../storage/sqlite/events-repo';
-import { createHistoryRepo, type HistoryDoc } from '../../storage/sqlite/history-repo';
-import { createPlansRepo } from '../../storage/sqlite/plans-repo';
-import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
-import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createEventsRepo } from '../../storage/sqlite/repos/events-repo';
+import { createHistoryRepo, type HistoryDoc } from '../../storage/sqlite/repos/history-repo';
+import { createPlansRepo } from '../../storage/sqlite/repos/plans-repo';
+import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
 import type { RecordedBatch, RecordedEvent } from '../../core/api/memory';
 

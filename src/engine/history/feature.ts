@@ -4,14 +4,14 @@ import { toFtsQuery } from '../../core/events/search';
 import { asEventId, asSessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import type { HistoryApi, HistoryHit, SearchHistoryOptions } from '../../core/api/memory';
-import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
 import type { EventLog } from '../events/log';
 import { createPendingSteps } from './pending-steps';
 import { backfillStepIndex } from './step-index';
 
 const DEFAULT_LIMIT = 20;
 // Search is bound by the page cache (a 100 000-event index is tens of MiB): every connection gets 32 MiB, set
-// where it is opened (storage/sqlite/open.ts, PAGE_CACHE_KIB).
+// where it is opened (storage/sqlite/vfs/open.ts, PAGE_CACHE_KIB).
 const MAX_LIMIT = 200;
 
 /**
@@ -22,7 +22,7 @@ const MAX_LIMIT = 200;
  */
 export function createHistoryFeature(log: EventLog) {
   const { history } = log.repos;
-  const journal = createJournalRepo(log.ctx.db);
+  const journal = createTranscriptRepo(log.ctx.db);
   const pendingSteps = createPendingSteps(log.ctx.db, history);
   return {
     async searchHistory(query: string, options: SearchHistoryOptions = {}) {

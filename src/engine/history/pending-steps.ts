@@ -8,7 +8,7 @@
 import type { TaskId } from '../../core/ids';
 import type { EngineContext } from '../context';
 import type { SqlDriver } from '../../storage/sqlite/driver';
-import type { HistoryRepo } from '../../storage/sqlite/history-repo';
+import type { HistoryRepo } from '../../storage/sqlite/repos/history-repo';
 import { storedStepDocument } from './step-index';
 
 /**

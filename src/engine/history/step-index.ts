@@ -2,8 +2,8 @@ import { decodeJsonEscapes, stepTitle, storedStepSearchText } from '../../core/e
 import type { SessionId, StepId, TaskId } from '../../core/ids';
 import type { StepStatus } from '../../core/model';
 import type { SqlDriver } from '../../storage/sqlite/driver';
-import type { HistoryDoc, HistoryRepo } from '../../storage/sqlite/history-repo';
-import type { JournalRepo, StepToIndex } from '../../storage/sqlite/journal-repo';
+import type { HistoryDoc, HistoryRepo } from '../../storage/sqlite/repos/history-repo';
+import type { TranscriptRepo, StepToIndex } from '../../storage/sqlite/repos/transcript-repo';
 
 /** The search document of a tool step, its body already decoded (core/events/step-text.ts). */
 export function stepDocument(
@@ -49,7 +49,7 @@ export const BACKFILL_PAGE = { steps: 200, bytes: 4 * 1024 * 1024, orphanDocs: 5
 export async function backfillStepIndex(
   db: SqlDriver,
   history: HistoryRepo,
-  journal: JournalRepo,
+  journal: TranscriptRepo,
   page = BACKFILL_PAGE,
 ): Promise<number> {
   // The common case, read without a transaction: nothing to catch up on.

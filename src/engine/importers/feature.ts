@@ -14,12 +14,12 @@ import type { SessionEvent } from '../../core/events/model';
 import type { SessionId } from '../../core/ids';
 import { BrainError } from '../../core/errors';
 import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
-import { createImportsRepo } from '../../storage/sqlite/imports-repo';
-import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
+import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
 import { withRollbackJournal } from '../../storage/sqlite/journal-mode';
 import { IMPORT_PAGE_CACHE_KIB, withPageCacheAtMost } from '../../storage/sqlite/page-cache';
-import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
-import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
 import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
@@ -42,7 +42,7 @@ export function createImportersFeature(
   const imports = createImportsRepo(ctx.db);
   const sessions = createSessionsRepo(ctx.db);
   const tasks = createTasksRepo(ctx.db);
-  const journal = createJournalRepo(ctx.db);
+  const journal = createTranscriptRepo(ctx.db);
 
   async function importTranscript(
     input: unknown,

@@ -17,10 +17,10 @@ import { parseEventInput, type EventRecord } from '../../core/events/model';
 import type { SessionId, TaskId } from '../../core/ids';
 import type { EventLog, DeferredWrites } from '../events/log';
 import type { ToolCallReplay } from '../tool-calls/replay';
-import type { ImportsRepo } from '../../storage/sqlite/imports-repo';
-import type { createJournalRepo } from '../../storage/sqlite/journal-repo';
-import type { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
-import type { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import type { ImportsRepo } from '../../storage/sqlite/repos/imports-repo';
+import type { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
+import type { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
+import type { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
 import { bounded, itemKey, sessionTitle } from './naming';
 import { createThoughts } from './thoughts';
@@ -33,7 +33,7 @@ export interface WriterDeps {
   readonly imports: ImportsRepo;
   readonly sessions: ReturnType<typeof createSessionsRepo>;
   readonly tasks: ReturnType<typeof createTasksRepo>;
-  readonly journal: ReturnType<typeof createJournalRepo>;
+  readonly journal: ReturnType<typeof createTranscriptRepo>;
   readonly backups: BackupLookup;
 }
 

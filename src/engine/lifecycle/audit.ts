@@ -4,9 +4,9 @@
  */
 import { BrainError } from '../../core/errors';
 import type { AutoCleanupStatus, TimerPort } from '../../core/retention/index';
-import { createAuditRepo } from '../../storage/sqlite/audit-repo';
-import type { CheckpointCleanupPort, CleanupRepo } from '../../storage/sqlite/cleanup-repo';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import { createAuditRepo } from '../../storage/sqlite/repos/audit-repo';
+import type { CheckpointCleanupPort, CleanupRepo } from '../../storage/sqlite/repos/cleanup-repo';
+import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
 import type { EngineContext } from '../context';
 import { createPendingSteps } from '../history/pending-steps';
 import type { BrainInfo } from '../../core/api';

@@ -11,7 +11,7 @@ import {
   checkpointCleanup,
   createCleanupRepo,
   type CheckpointCleanupPort,
-} from '../../storage/sqlite/cleanup-repo';
+} from '../../storage/sqlite/repos/cleanup-repo';
 import type { SqlDriver } from '../../storage/sqlite/driver';
 import type { EngineContext } from '../context';
 import type { BrainApi, BrainInfo } from '../../core/api';

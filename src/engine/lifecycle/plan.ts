@@ -5,7 +5,11 @@
 import { BrainError } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
 import { describeReason, planRetention } from '../../core/retention/index';
-import type { CheckpointBytes, CheckpointCleanupPort, CleanupRepo } from '../../storage/sqlite/cleanup-repo';
+import type {
+  CheckpointBytes,
+  CheckpointCleanupPort,
+  CleanupRepo,
+} from '../../storage/sqlite/repos/cleanup-repo';
 import type { Clock } from '../../core/clock';
 import type { CleanupPlan, HeavyData, PlannedTask, PlannedVanishedTask } from '../../core/api/lifecycle';
 

@@ -9,8 +9,8 @@
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
 import { removalNote, type CleanReason, type TimerPort } from '../../core/retention/index';
-import type { CleanupRepo } from '../../storage/sqlite/cleanup-repo';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import type { CleanupRepo } from '../../storage/sqlite/repos/cleanup-repo';
+import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
 import type { EngineContext } from '../context';
 import { createPendingSteps } from '../history/pending-steps';
 import type {

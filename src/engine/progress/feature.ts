@@ -1,7 +1,7 @@
 import { BrainError } from '../../core/errors';
 import { createProgressThrottle, headerPageSize, importProgress, vacuumProgress } from '../../core/progress';
 import { pageStats } from '../../storage/sqlite/health';
-import type { IoCounts, IoMeter } from '../../storage/sqlite/io-meter';
+import type { IoCounts, IoMeter } from '../../storage/sqlite/vfs/io-meter';
 import type { EngineContext } from '../context';
 import type { EngineProgress, EngineProgressListener, ProgressApi } from '../../core/api/size-history';
 

@@ -10,11 +10,11 @@ import {
   requireText,
 } from '../../core/model';
 import { stepSearchText } from '../../core/events/step-text';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
-import { createJournalRepo } from '../../storage/sqlite/journal-repo';
+import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
+import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
 import { integrityCheck } from '../../storage/sqlite/health';
-import { createSessionsRepo } from '../../storage/sqlite/sessions-repo';
-import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
+import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
+import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
 import { stepDocument } from '../history/step-index';
 import type { CoreApi } from '../../core/api';
@@ -27,7 +27,7 @@ export function createSessionsFeature(ctx: EngineContext) {
   const { db, clock, limits } = ctx;
   const sessions = createSessionsRepo(db);
   const tasks = createTasksRepo(db);
-  const journal = createJournalRepo(db);
+  const journal = createTranscriptRepo(db);
   const history = createHistoryRepo(db);
 
   async function taskInSession(taskId: TaskId, sessionId: SessionId) {

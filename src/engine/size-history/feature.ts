@@ -6,7 +6,7 @@ import {
   type SizeHistoryPolicy,
   type SizeSampleCause,
 } from '../../core/size-history';
-import { createSizeHistoryRepo, type StoredSizeSample } from '../../storage/sqlite/size-history-repo';
+import { createSizeHistoryRepo, type StoredSizeSample } from '../../storage/sqlite/repos/size-history-repo';
 import type { EngineContext } from '../context';
 import type { SizeHistory, SizeHistoryApi, SizeHistoryQuery, SizeSample } from '../../core/api/size-history';
 

@@ -9,8 +9,8 @@ import type { SessionId } from '../../core/ids';
 import { asCheckpointEntryId } from '../../core/ids';
 import type { Body } from '../../core/tool-calls/file-changes';
 import { bytesToText } from '../../storage/blobs/text';
-import type { CheckpointsRepo } from '../../storage/sqlite/checkpoints-repo';
-import type { createEventsRepo } from '../../storage/sqlite/events-repo';
+import type { CheckpointsRepo } from '../../storage/sqlite/repos/checkpoints-repo';
+import type { createEventsRepo } from '../../storage/sqlite/repos/events-repo';
 
 type EventsRepo = ReturnType<typeof createEventsRepo>;
 

@@ -9,11 +9,11 @@ import type { RecordedToolCall, RecordedToolCalls, ToolCallsApi } from '../../co
 import { BrainError } from '../../core/errors';
 import type { SessionId } from '../../core/ids';
 import { toolContextFromJson, toolContextToJson, type ToolContext } from '../../core/tool-calls/context';
-import { createEventsRepo } from '../../storage/sqlite/events-repo';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
-import { createJournalRepo } from '../../storage/sqlite/journal-repo';
-import { createTasksRepo } from '../../storage/sqlite/tasks-repo';
-import { createToolContextRepo } from '../../storage/sqlite/tool-context-repo';
+import { createEventsRepo } from '../../storage/sqlite/repos/events-repo';
+import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
+import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
+import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
+import { createToolContextRepo } from '../../storage/sqlite/repos/tool-context-repo';
 import type { CheckpointStore } from '../checkpoints/feature';
 import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
@@ -28,7 +28,7 @@ export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: Che
   return {
     log,
     checkpoints: store,
-    journal: createJournalRepo(ctx.db),
+    journal: createTranscriptRepo(ctx.db),
     history,
     pendingSteps,
     indexWhenIdle: createIdleStepIndexing(ctx, pendingSteps),

@@ -5,7 +5,7 @@ import type { PlanStepId } from '../../core/events/model';
 import { asPlanStepId } from '../../core/events/model';
 import { asSessionId, asTaskId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
-import type { ToolCall } from '../../core/tools/types';
+import type { ToolCall } from '../../core/tool-calls/types';
 import { cleanRoot } from '../../core/tool-calls/paths';
 
 export const MAX_TOOL_CALLS = 5_000;

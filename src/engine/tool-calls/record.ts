@@ -1,5 +1,5 @@
 /**
- * One tool call recorded inside the caller's transaction: classified (src/core/tools), then its step (searchable
+ * One tool call recorded inside the caller's transaction: classified (src/core/tool-calls), then its step (searchable
  * from the moment the batch commits: indexed just behind it, and before any search), its file changes with checkpoint entries where both bodies are known, a validation per check with a
  * known result, the agent's todo list and its stated intention — all linked to the step.
  */
@@ -13,10 +13,10 @@ import { classifyContextOf, advanceToolContext, type ToolContext } from '../../c
 import { dirsToKnow, pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
 import { recordedPath } from '../../core/tool-calls/paths';
 import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
-import { classifyToolCall } from '../../core/tools';
+import { classifyToolCall } from '../../core/tool-calls';
 import type { EngineContext } from '../context';
 import type { DeferredWrites } from '../events/log';
-import type { HistoryDoc } from '../../storage/sqlite/history-repo';
+import type { HistoryDoc } from '../../storage/sqlite/repos/history-repo';
 import { stepDocument } from '../history/step-index';
 import { stepSearchText } from '../../core/events/step-text';
 import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';

@@ -3,7 +3,7 @@ import type { Row, SqlDriver, SqlParams } from './driver';
 import { integrityCheck } from './health';
 import { migrate, schemaVersion } from './migrate';
 import { checkJsonColumns, checkSchema } from './schema-check';
-import type { SqliteEngine } from './open';
+import type { SqliteEngine } from './vfs/open';
 
 /** Files that belong to an install (a whole-brain archive's `.agent` files), and the project they go into. */
 export interface StagedFiles {

@@ -9,7 +9,7 @@ import { BrainError } from '../../core/errors';
 import type { SqlDriver } from './driver';
 import { migrate } from './migrate';
 import { migrations } from './migrations/index';
-import type { SqliteEngine } from './open';
+import type { SqliteEngine } from './vfs/open';
 
 export interface SchemaObject {
   readonly type: string;

@@ -54,7 +54,7 @@ function experimentPlugins() {
             id,
           );
         }
-        if (id.endsWith('storage/sqlite/open.ts')) {
+        if (id.endsWith('storage/sqlite/vfs/open.ts')) {
           let extra = '';
           if (exp.includes('cache'))
             extra += ` PRAGMA cache_size = -${process.env.BENCH_CACHE_KIB ?? '65536'};`;
@@ -64,7 +64,7 @@ function experimentPlugins() {
             ? mustReplace(code, 'PRAGMA foreign_keys = ON;', 'PRAGMA foreign_keys = ON;' + extra, id)
             : null;
         }
-        if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('memvfs')) {
+        if (id.endsWith('storage/sqlite/vfs/opfs.ts') && exp.includes('memvfs')) {
           // The same engine in the same worker, on wa-sqlite's in-memory VFS: what the engine costs without OPFS I/O.
           return mustReplace(
             code,
@@ -73,7 +73,7 @@ function experimentPlugins() {
             id,
           );
         }
-        if (id.endsWith('storage/sqlite/opfs.ts') && exp.includes('nocoalesce')) {
+        if (id.endsWith('storage/sqlite/vfs/opfs.ts') && exp.includes('nocoalesce')) {
           // Every SQLite write straight to OPFS, as OPFSCoopSyncVFS alone does (the engine before coalescing).
           return mustReplace(
             code,
@@ -82,7 +82,7 @@ function experimentPlugins() {
             id,
           );
         }
-        if (id.endsWith('storage/sqlite/coalescing-vfs.ts') && exp.includes('io')) {
+        if (id.endsWith('storage/sqlite/vfs/coalescing-vfs.ts') && exp.includes('io')) {
           // The coalescing layer writes its runs through the access handle: count those as the VFS's writes.
           return mustReplace(
             code,

@@ -1,11 +1,11 @@
 /**
  * The history section's native anchor: the engine's own search code — the history feature's `searchHistory`
- * (validation, FTS query building, hit mapping) over the history repo (src/storage/sqlite/history-repo.ts) —
+ * (validation, FTS query building, hit mapping) over the history repo (src/storage/sqlite/repos/history-repo.ts) —
  * on a native SQLite (better-sqlite3, through the driver port) instead of wa-sqlite in a worker on OPFS. Loaded
  * from Node with Vite's `runnerImport`, so the repository's TypeScript runs unchanged.
  */
-import { createHistoryRepo } from '../../../src/storage/sqlite/history-repo';
-import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/open';
+import { createHistoryRepo } from '../../../src/storage/sqlite/repos/history-repo';
+import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/vfs/open';
 import type { EventLog } from '../../../src/engine/events/log';
 import { createHistoryFeature } from '../../../src/engine/history/feature';
 import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';

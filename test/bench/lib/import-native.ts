@@ -10,7 +10,7 @@ import { openAsBlob } from 'node:fs';
 import { createBrainApi } from '../../../src/engine/create-engine';
 import type { Database } from '../../../src/storage/sqlite/database';
 import { migrate } from '../../../src/storage/sqlite/migrate';
-import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/open';
+import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/vfs/open';
 import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';
 
 export interface EngineAnchorResult {

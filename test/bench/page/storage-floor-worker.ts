@@ -7,11 +7,11 @@
  * checkpoints, no Comlink: what the rows alone cost, measured in the same run as `recordToolCalls`.
  */
 import { openDatabase } from '../../../src/storage/sqlite/database';
-import { createHistoryRepo, type HistoryDoc } from '../../../src/storage/sqlite/history-repo';
-import { createJournalRepo } from '../../../src/storage/sqlite/journal-repo';
-import { createOpfsSqliteEngine, readOpfsDatabase } from '../../../src/storage/sqlite/opfs';
-import { createSessionsRepo } from '../../../src/storage/sqlite/sessions-repo';
-import { createTasksRepo } from '../../../src/storage/sqlite/tasks-repo';
+import { createHistoryRepo, type HistoryDoc } from '../../../src/storage/sqlite/repos/history-repo';
+import { createTranscriptRepo } from '../../../src/storage/sqlite/repos/transcript-repo';
+import { createOpfsSqliteEngine, readOpfsDatabase } from '../../../src/storage/sqlite/vfs/opfs';
+import { createSessionsRepo } from '../../../src/storage/sqlite/repos/sessions-repo';
+import { createTasksRepo } from '../../../src/storage/sqlite/repos/tasks-repo';
 import { stepDocument } from '../../../src/engine/history/step-index';
 
 export interface FloorRequest {
@@ -36,7 +36,7 @@ async function floor({ dbName, batchSize, rows, documents }: FloorRequest): Prom
   });
   try {
     const db = database.driver;
-    const journal = createJournalRepo(db);
+    const journal = createTranscriptRepo(db);
     const history = createHistoryRepo(db);
     const sessionId = await db.transaction(() => createSessionsRepo(db).create('floor', Date.now()));
     const taskId = await db.transaction(() =>

@@ -5,11 +5,11 @@
  * the call meant (the classifier run in the page to know what, as that integrator's conversion would).
  */
 import { openBrain, type Brain, type SessionId, type TaskId } from '../../../src/lib/index';
-import { classifyToolCall } from '../../../src/core/tools';
+import { classifyToolCall } from '../../../src/core/tool-calls';
 import { stepSearchText } from '../../../src/core/events/step-text';
 import { stepOf } from '../../../src/core/tool-calls/records';
 import type { FloorRequest, FloorResult } from './storage-floor-worker';
-import type { ToolCall } from '../../../src/core/tools/types';
+import type { ToolCall } from '../../../src/core/tool-calls/types';
 import { bashSession } from '../../fixtures/bash-session';
 import { percentile } from '../lib/history-timing';
 import { progress } from './progress';

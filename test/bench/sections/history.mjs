@@ -1,7 +1,7 @@
 /**
  * Section "history": searchHistory on 100 000 compressed-away events, in the real engine (headless Chromium,
  * worker, OPFS), against a native anchor measured in the same run: the same queries (same list, order, limit,
- * warm-up and rounds) through the same search code (the history feature over src/storage/sqlite/history-repo.ts)
+ * warm-up and rounds) through the same search code (the history feature over src/storage/sqlite/repos/history-repo.ts)
  * on the engine's exported database opened with better-sqlite3 in Node. Target: p95 < 50 ms per query, measured
  * as a caller sees it.
  *

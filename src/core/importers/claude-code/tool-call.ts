@@ -4,8 +4,8 @@
  * background exited 0), the tool's own error, the line-level `toolUseResult` (without the copies of the output),
  * and the file bodies an Edit/MultiEdit/Write result carries.
  */
-import { exitCodeInOutput } from '../../tools';
-import type { ToolCall } from '../../tools/types';
+import { exitCodeInOutput } from '../../tool-calls';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
 import { asFields, contentText, list, str, type Fields } from './json';
 import type { PendingCall } from './state';

@@ -3,8 +3,8 @@
  * outputs), the person's words inside user text, the working directory the environment details name, and a
  * paired call as the classifier's `ToolCall` (with Roo's `Exit code: N`).
  */
-import { exitCodeInOutput } from '../../tools';
-import type { ToolCall } from '../../tools/types';
+import { exitCodeInOutput } from '../../tool-calls';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptItem } from '../types';
 import { isRecord, strField } from '../tally';
 import type { TagCall } from './xml-tools';

@@ -4,8 +4,8 @@
  * the exit code is read from the output text (`Exit code: N`, `Process exited with code N`, JSON
  * `metadata.exit_code` — whose `output` is then the text the command printed).
  */
-import { exitCodeInOutput } from '../../tools';
-import type { ToolCall } from '../../tools/types';
+import { exitCodeInOutput } from '../../tool-calls';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
 import { asFields, str, type Fields } from './json';
 import type { ParserState, PendingCall } from './state';

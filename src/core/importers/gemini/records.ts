@@ -5,7 +5,7 @@
  * (`success`, `error`, `cancelled`); calls still `scheduled`/`executing`/`awaiting_approval` at the end come out
  * without a result.
  */
-import type { ToolCall } from '../../tools/types';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptItem } from '../types';
 import { isRecord, strField, timeOf, type Tally } from '../tally';
 

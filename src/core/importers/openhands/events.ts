@@ -7,7 +7,7 @@
  * `new_content`), `Condensation` (`forgotten_event_ids`, `summary`). Events carry `parent_id`: one that is not
  * the previous event starts a branch, a rewind to that parent.
  */
-import type { ToolCall } from '../../tools/types';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
 import { isRecord, leafText, strField, timeOf, type Tally } from '../tally';
 

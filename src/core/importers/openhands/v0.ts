@@ -5,7 +5,7 @@
  * message, cause, observation, content, extras, success?}` answering the action whose id is its `cause`. Types
  * from openhands/core/schema/{action,observation}.py; `run` results carry `extras.metadata.exit_code`.
  */
-import type { ToolCall } from '../../tools/types';
+import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
 import { isRecord, leafText, strField, timeOf, type Tally } from '../tally';
 

@@ -8,7 +8,7 @@
  * `extra.raw_output`, `extra.timestamp`). A run ends with an `exit` message (1.1). `line` is the message's
  * 1-based index; the first user message is the task.
  */
-import type { ToolCall } from '../../tools/types';
+import type { ToolCall } from '../../tool-calls/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { createTally, isRecord, jsonError, strField, withSourceIds } from '../tally';
 

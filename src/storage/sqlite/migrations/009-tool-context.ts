@@ -1,7 +1,7 @@
 /**
  * What the tool-call recorder knows of a session between calls (src/engine/tool-calls): the ad-hoc scripts it ran
  * with the file changes since each one's last run (a script run again after edits is a check), and the project
- * root its paths are relative to. One row per session, JSON in `data` (core/tools ClassifyContext + the root),
+ * root its paths are relative to. One row per session, JSON in `data` (core/tool-calls ClassifyContext + the root),
  * bounded by the recorder; it goes with its session. `events_by_path`: the recorder looks up the latest change of
  * a path in a session (whether the session saw the file, and the checkpoint entry with its last body).
  */

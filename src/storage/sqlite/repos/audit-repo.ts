@@ -1,7 +1,7 @@
-import { BrainError } from '../../core/errors';
-import { asTaskId, type TaskId } from '../../core/ids';
-import type { SqlDriver } from './driver';
-import { pageStats, type PageStats } from './health';
+import { BrainError } from '../../../core/errors';
+import { asTaskId, type TaskId } from '../../../core/ids';
+import type { SqlDriver } from '../driver';
+import { pageStats, type PageStats } from '../health';
 
 export type ByteKind = 'steps' | 'messages' | 'summaries';
 /** Light data counted by migration 5's `light_counters`: never deleted by cleanup. */

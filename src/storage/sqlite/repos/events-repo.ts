@@ -1,5 +1,5 @@
-import { BrainError } from '../../core/errors';
-import { parseAgentTodos } from '../../core/events/agent-notes';
+import { BrainError } from '../../../core/errors';
+import { parseAgentTodos } from '../../../core/events/agent-notes';
 import {
   eventFromRecord,
   eventKinds,
@@ -10,7 +10,7 @@ import {
   type EventRecord,
   type PlanStepId,
   type SessionEvent,
-} from '../../core/events/model';
+} from '../../../core/events/model';
 import {
   asCheckpointEntryId,
   asEventId,
@@ -20,8 +20,8 @@ import {
   type EventId,
   type SessionId,
   type TaskId,
-} from '../../core/ids';
-import type { SqlDriver } from './driver';
+} from '../../../core/ids';
+import type { SqlDriver } from '../driver';
 
 interface EventRow {
   id: number;

@@ -1,5 +1,5 @@
-import type { SessionId } from '../../core/ids';
-import type { SqlDriver } from './driver';
+import type { SessionId } from '../../../core/ids';
+import type { SqlDriver } from '../driver';
 
 /** The tool-call recorder's per-session context (migration 9): JSON text, read and written whole. */
 export function createToolContextRepo(db: SqlDriver) {

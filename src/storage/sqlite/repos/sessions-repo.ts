@@ -1,7 +1,7 @@
-import { BrainError } from '../../core/errors';
-import { asSessionId, asTaskId, type SessionId, type TaskId } from '../../core/ids';
-import type { Session } from '../../core/model';
-import type { SqlDriver } from './driver';
+import { BrainError } from '../../../core/errors';
+import { asSessionId, asTaskId, type SessionId, type TaskId } from '../../../core/ids';
+import type { Session } from '../../../core/model';
+import type { SqlDriver } from '../driver';
 
 interface SessionRow {
   id: number;

@@ -4,9 +4,15 @@
  * each). Cleanup writes a record and deletes the entry rows in its per-task transaction; reads decode it, so
  * `listCheckpoints` still shows a removed entry (path, sizes, time) and a read of it raises `CheckpointRemoved`.
  */
-import { BrainError } from '../../core/errors';
-import { asCheckpointEntryId, asStepId, asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
-import type { SqlDriver } from './driver';
+import { BrainError } from '../../../core/errors';
+import {
+  asCheckpointEntryId,
+  asStepId,
+  asTaskId,
+  type CheckpointEntryId,
+  type TaskId,
+} from '../../../core/ids';
+import type { SqlDriver } from '../driver';
 
 export type RemovedSideKind = 'absent' | 'text' | 'bytes' | 'too-large';
 

@@ -3,7 +3,7 @@
  * database, its write-ahead log and its rollback journal under the VFS's own Web Lock (the files OPFSCoopSyncVFS
  * opens together), and the small helpers the install uses around them.
  */
-import { BrainError } from '../../core/errors';
+import { BrainError } from '../../../core/errors';
 import { writeAllSync } from './sync-write';
 
 /**

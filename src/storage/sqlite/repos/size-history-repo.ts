@@ -1,7 +1,7 @@
-import type { SizeFigures, SizeSampleCause } from '../../core/size-history';
+import type { SizeFigures, SizeSampleCause } from '../../../core/size-history';
 import { createAuditRepo } from './audit-repo';
 import { checkpointCleanup } from './cleanup-repo';
-import type { SqlDriver } from './driver';
+import type { SqlDriver } from '../driver';
 
 export interface StoredSizeSample extends SizeFigures {
   readonly id: number;

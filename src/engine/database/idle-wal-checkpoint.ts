@@ -1,5 +1,5 @@
 /**
- * The WAL checkpointed while nobody waits. On OPFS a commit only appends to `agent.db-wal` (storage/sqlite/open.ts);
+ * The WAL checkpointed while nobody waits. On OPFS a commit only appends to `agent.db-wal` (storage/sqlite/vfs/open.ts);
  * the checkpoint writes those pages into agent.db — scattered writes, the costly part — so it runs when the engine
  * is idle: `CHECKPOINT_QUIET_MS` after the last call, on the engine's queue between calls (history/idle.ts), never
  * inside one. The search indexing put off behind the writes goes first: while steps are pending, a turn of this
@@ -8,7 +8,7 @@
  * idle. In DELETE mode (memory databases) a turn costs two cheap reads and does nothing.
  */
 import { checkpointWal } from '../../storage/sqlite/database';
-import { createHistoryRepo } from '../../storage/sqlite/history-repo';
+import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
 import type { EngineContext } from '../context';
 import { createPendingSteps } from '../history/pending-steps';
 

@@ -2,9 +2,9 @@
  * Replacing an OPFS database file so that a kill at any instant leaves the old file or the new one, whole — with
  * any files that belong to the same import staged in the same commit. See `installOpfsDatabase`.
  */
-import { BrainError } from '../../core/errors';
-import { sha256, toHex } from '../blobs/sha256';
-import type { StagedFiles } from './database';
+import { BrainError } from '../../../core/errors';
+import { sha256, toHex } from '../../blobs/sha256';
+import type { StagedFiles } from '../database';
 import {
   assertWalEmpty,
   quotaError,

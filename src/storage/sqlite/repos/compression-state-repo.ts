@@ -1,5 +1,5 @@
-import { asEventId, type EventId, type SessionId } from '../../core/ids';
-import type { SqlDriver } from './driver';
+import { asEventId, type EventId, type SessionId } from '../../../core/ids';
+import type { SqlDriver } from '../driver';
 
 export interface CompressionState {
   /** The checkpoint fold's state (JSON, src/core/compression/fold-json.ts). */

@@ -1,9 +1,9 @@
-import { BrainError, isBrainError } from '../../core/errors';
-import { checkJson } from '../../core/json-bounds';
-import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../../core/ids';
-import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../core/ids';
-import type { Json, Message, MessageRole, Step, StepStatus, Summary } from '../../core/model';
-import type { SqlDriver } from './driver';
+import { BrainError, isBrainError } from '../../../core/errors';
+import { checkJson } from '../../../core/json-bounds';
+import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../../../core/ids';
+import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../../core/ids';
+import type { Json, Message, MessageRole, Step, StepStatus, Summary } from '../../../core/model';
+import type { SqlDriver } from '../driver';
 
 interface MessageRow {
   id: number;
@@ -119,8 +119,8 @@ const toSummary = (row: SummaryRow): Summary => ({
   createdAt: row.created_at,
 });
 
-/** Messages and summaries (light) and steps (heavy) — the journal of what a session said and did. */
-export function createJournalRepo(db: SqlDriver) {
+/** Messages and summaries (light) and steps (heavy) — the transcript of what a session said and did (an imported transcript file becomes these rows). */
+export function createTranscriptRepo(db: SqlDriver) {
   return {
     async addMessage(m: Omit<Message, 'id'>): Promise<MessageId> {
       const { lastInsertRowid } = await db.run(
@@ -207,4 +207,4 @@ export function createJournalRepo(db: SqlDriver) {
   };
 }
 
-export type JournalRepo = ReturnType<typeof createJournalRepo>;
+export type TranscriptRepo = ReturnType<typeof createTranscriptRepo>;

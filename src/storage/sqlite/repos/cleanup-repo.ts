@@ -1,15 +1,15 @@
-import { BrainError } from '../../core/errors';
-import { asSessionId, asTaskId, type TaskId } from '../../core/ids';
-import type { ReferenceKind, TaskState } from '../../core/model';
+import { BrainError } from '../../../core/errors';
+import { asSessionId, asTaskId, type TaskId } from '../../../core/ids';
+import type { ReferenceKind, TaskState } from '../../../core/model';
 import {
   describeReason,
   type CleanReason,
   type RetentionState,
   type RetentionTask,
-} from '../../core/retention/index';
-import type { CleanupLogEntry } from '../../core/api/lifecycle';
+} from '../../../core/retention/index';
+import type { CleanupLogEntry } from '../../../core/api/lifecycle';
 import { createCheckpointsRepo } from './checkpoints-repo';
-import type { SqlDriver } from './driver';
+import type { SqlDriver } from '../driver';
 
 /** What the checkpoint store removed for one task (its `removeTaskCheckpoints`). */
 export interface CheckpointRemoval {

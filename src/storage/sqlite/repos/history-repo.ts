@@ -1,4 +1,4 @@
-import type { FtsQuery } from '../../core/events/search';
+import type { FtsQuery } from '../../../core/events/search';
 import {
   asCheckpointEntryId,
   asSessionId,
@@ -6,10 +6,10 @@ import {
   asTaskId,
   type SessionId,
   type TaskId,
-} from '../../core/ids';
-import type { CheckpointEntryId, StepId } from '../../core/ids';
-import type { SqlDriver } from './driver';
-import { toStepToIndex, type StepRow, type StepToIndex } from './journal-repo';
+} from '../../../core/ids';
+import type { CheckpointEntryId, StepId } from '../../../core/ids';
+import type { SqlDriver } from '../driver';
+import { toStepToIndex, type StepRow, type StepToIndex } from './transcript-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 

@@ -1,9 +1,9 @@
-import { BrainError } from '../../core/errors';
-import type { PlanStepId } from '../../core/events/model';
-import { asPlanStepId } from '../../core/events/model';
-import { asTaskId, type TaskId } from '../../core/ids';
-import type { Plan, PlanStep, PlanStepState } from '../../core/plan/model';
-import type { SqlDriver } from './driver';
+import { BrainError } from '../../../core/errors';
+import type { PlanStepId } from '../../../core/events/model';
+import { asPlanStepId } from '../../../core/events/model';
+import { asTaskId, type TaskId } from '../../../core/ids';
+import type { Plan, PlanStep, PlanStepState } from '../../../core/plan/model';
+import type { SqlDriver } from '../driver';
 
 interface PlanRow {
   id: number;

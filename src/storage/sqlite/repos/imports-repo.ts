@@ -1,6 +1,6 @@
-import type { SessionId, TaskId } from '../../core/ids';
-import { asSessionId, asTaskId } from '../../core/ids';
-import type { SqlDriver } from './driver';
+import type { SessionId, TaskId } from '../../../core/ids';
+import { asSessionId, asTaskId } from '../../../core/ids';
+import type { SqlDriver } from '../driver';
 
 /** One imported agent session (migration 10). */
 export interface ImportRow {

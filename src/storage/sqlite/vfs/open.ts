@@ -1,8 +1,8 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
-import type { SqlDriver } from './driver';
+import type { SqlDriver } from '../driver';
 import { ioMeter } from './io-meter';
-import { setJournalMode } from './journal-mode';
+import { setJournalMode } from '../journal-mode';
 import { createWaSqliteDriver, translateSqliteError, type IoErrorExplainer } from './wa-sqlite-driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;

@@ -1,8 +1,8 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import { SQLiteError } from '@journeyapps/wa-sqlite';
-import { BrainError } from '../../core/errors';
-import { utf8Length } from '../../core/utf8';
-import type { Row, RunResult, SqlDriver, SqlParams, SqlValue } from './driver';
+import { BrainError } from '../../../core/errors';
+import { utf8Length } from '../../../core/utf8';
+import type { Row, RunResult, SqlDriver, SqlParams, SqlValue } from '../driver';
 
 type SQLiteAPI = ReturnType<typeof SQLite.Factory>;
 

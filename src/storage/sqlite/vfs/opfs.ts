@@ -1,7 +1,7 @@
 import SQLiteESMFactory from '@journeyapps/wa-sqlite/dist/wa-sqlite.mjs';
 import wasmUrl from '@journeyapps/wa-sqlite/dist/wa-sqlite.wasm?url';
 import { OPFSCoopSyncVFS } from '@journeyapps/wa-sqlite/src/examples/OPFSCoopSyncVFS.js';
-import { BrainError } from '../../core/errors';
+import { BrainError } from '../../../core/errors';
 import { coalesceWrites, type CoalescingOptions, type CoalescingStats } from './coalescing-vfs';
 import { assertWalEmpty, translateWriteError, withFileAccess } from './opfs-files';
 import { createSqliteEngine, type SqliteEngine } from './open';

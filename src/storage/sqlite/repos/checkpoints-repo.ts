@@ -2,7 +2,7 @@
  * Checkpoint entries and their bodies in SQL. The body algorithms (dedupe, codec, delta chains, verification,
  * rebasing collection) live in storage/blobs; this file gives them rows and keeps entries.
  */
-import { BrainError } from '../../core/errors';
+import { BrainError } from '../../../core/errors';
 import {
   asCheckpointEntryId,
   asStepId,
@@ -10,17 +10,17 @@ import {
   type CheckpointEntryId,
   type StepId,
   type TaskId,
-} from '../../core/ids';
+} from '../../../core/ids';
 import {
   createBodyStore,
   type BodyMeta,
   type BodyRows,
   type BodyStoreOptions,
   type StoredForm,
-} from '../blobs/body-store';
-import type { BodyCodec } from '../blobs/codec';
+} from '../../blobs/body-store';
+import type { BodyCodec } from '../../blobs/codec';
 import { createRemovalsRepo, NEXT_ENTRY_ID } from './checkpoint-removals';
-import type { SqlDriver } from './driver';
+import type { SqlDriver } from '../driver';
 
 export type EntrySideKind = 'absent' | 'text' | 'bytes' | 'too-large';
 
