@@ -16,8 +16,7 @@ import type {
   ToolCall,
   ToolCallFile,
 } from '../core/api';
-import { namedPaths } from '../core/tool-calls/file-changes';
-import { classifyToolCall } from '../core/tool-calls';
+import { callFootprint } from '../core/tool-calls/file-changes';
 
 export interface WorkspaceEntry {
   readonly path: string;
@@ -46,29 +45,12 @@ export interface ToolCallRecorderOptions {
 export interface PendingToolCall {
   /** The paths whose bodies were read before the call. */
   readonly paths: readonly string[];
-  end(result?: Pick<ToolCall, 'output' | 'exitCode' | 'error' | 'result'>): Promise<RecordedToolCall>;
+  end(
+    result?: Pick<ToolCall, 'output' | 'exitCode' | 'error' | 'isError' | 'result'>,
+  ): Promise<RecordedToolCall>;
 }
 
 type Recorder = { recordToolCall(input: RecordToolCallInput): Promise<RecordedToolCall> };
-
-/** Paths a call may change, as it names them (move/copy sources included), and whether a listing should back it. */
-function touched(call: Pick<ToolCall, 'tool' | 'input'>): { paths: string[]; list: boolean } {
-  const meaning = classifyToolCall(call);
-  const effects = meaning.fileEffects;
-  // A listing backs what the command's text cannot show: scripts, bulk and unreplayable changes, a recursive
-  // delete (which files went), and a shell command the classifier reads as nothing in particular.
-  const list =
-    meaning.scripts.length > 0 ||
-    (meaning.family === 'shell' && meaning.kind === 'other') ||
-    effects.some(
-      (e) =>
-        e.kind === 'bulk' ||
-        e.kind === 'modify' ||
-        e.kind === 'restore' ||
-        (e.kind === 'delete' && e.recursive),
-    );
-  return { paths: namedPaths(effects), list };
-}
 
 async function readAll(read: (path: string) => Promise<CheckpointBody>, paths: readonly string[]) {
   const bodies = new Map<string, CheckpointBody>();
@@ -108,7 +90,7 @@ export function toolCallRecorder(brain: Recorder, options: ToolCallRecorderOptio
       call: Pick<ToolCall, 'tool' | 'input'>,
       extra: { readonly thought?: string; readonly planStepId?: PlanStepId; readonly at?: number } = {},
     ): Promise<PendingToolCall> {
-      const { paths, list } = touched(call);
+      const { paths, list } = callFootprint(call, options.root ?? null);
       const { readFile, listFiles } = options;
       const before = readFile ? await readAll(readFile, paths) : new Map<string, CheckpointBody>();
       const listing = list && listFiles ? await listFiles() : null;

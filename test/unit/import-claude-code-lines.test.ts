@@ -113,7 +113,9 @@ describe('Claude Code bad input', () => {
       'fix the tests',
       'Run only the unit tests, not e2e.',
     ]);
-    expect(of(out, 'tool_call')[0]?.call.error).toContain('rejected');
+    const refusal = of(out, 'tool_call')[0]?.call;
+    expect(refusal?.isError).toBe(true);
+    expect(refusal?.output).toContain('rejected');
   });
 
   it('reads an assistant message whose content is a plain string', () => {

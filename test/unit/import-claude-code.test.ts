@@ -8,6 +8,9 @@ import { createClaudeCodeParser } from '../../src/core/importers/claude-code';
 import type { ClaudeCodeParserOptions } from '../../src/core/importers/claude-code';
 import type { LineParser, TranscriptItem } from '../../src/core/importers/types';
 import { classifyToolCall } from '../../src/core/tool-calls';
+import { planFileChanges } from '../../src/core/tool-calls/file-changes';
+
+const noSession = { body: () => undefined, seen: () => false, under: () => [] };
 import { decodeLines, generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 
 type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
@@ -58,8 +61,11 @@ describe('Claude Code session: counts against the ground truth', () => {
       expect(c.call.tool).toBe(t.tool);
       expect(c.thread).toBe(t.thread);
       expect(typeof c.call.output).toBe('string');
-      if (t.exitCode !== undefined) expect(c.call.exitCode ?? null).toBe(t.exitCode);
-      expect(c.call.error !== undefined).toBe(t.error);
+      // The importer carries what the file holds (is_error, the result); the classifier tells what it means.
+      const meaning = classifyToolCall(c.call);
+      if (t.exitCode !== undefined) expect(meaning.exitCode).toBe(t.exitCode);
+      expect(meaning.error !== null).toBe(t.error);
+      expect(c.call.exitCode).toBeUndefined();
     }
   });
 
@@ -67,10 +73,13 @@ describe('Claude Code session: counts against the ground truth', () => {
     const paths = new Set(calls.flatMap((c) => (c.files ?? []).map((f) => f.path)));
     expect([...paths].sort()).toEqual([...truth.filesChanged].sort());
     for (const [id, after] of Object.entries(truth.afterBodies)) {
-      const files = callById.get(id)?.files ?? [];
+      const c = callById.get(id) as Of<'tool_call'>;
+      const files = c.files ?? [];
       expect(files).toHaveLength(1);
-      expect(files[0]?.after).toBe(after);
       expect(files[0]?.before).not.toBe(after);
+      // An Edit carries the body before it; its after-body is the classifier's replay of the edits onto it.
+      const planned = planFileChanges(classifyToolCall(c.call).fileEffects, files, noSession, null);
+      expect(planned.changes.map((f) => f.after)).toEqual([after]);
     }
     const edit = calls.find((c) => c.call.tool === 'Edit' && c.files !== undefined);
     expect(edit?.files?.[0]?.diff).toMatch(
@@ -84,8 +93,8 @@ describe('Claude Code session: counts against the ground truth', () => {
     expect(truth.checks.length).toBeGreaterThan(5);
     for (const check of truth.checks) {
       const c = callById.get(check.callId) as Of<'tool_call'>;
-      expect(c.call.exitCode).toBe(check.exitCode);
       const meaning = classifyToolCall(c.call, { root: truth.cwd });
+      expect(meaning.exitCode).toBe(check.exitCode);
       expect(meaning.checks.length).toBe(1);
       expect(meaning.checks[0]?.result.status).toBe(check.exitCode === 0 ? 'passed' : 'failed');
     }
@@ -133,7 +142,7 @@ describe('Claude Code session: counts against the ground truth', () => {
   it('keeps the 5 MB result whole and copes with bytes that are not UTF-8', () => {
     const big = callById.get(truth.bigOutput?.callId ?? '') as Of<'tool_call'>;
     expect(big.call.output?.length).toBe(truth.bigOutput?.length);
-    expect(big.call.exitCode).toBe(0);
+    expect(classifyToolCall(big.call).exitCode).toBe(0);
     expect(big.call.result).not.toHaveProperty('stdout');
     const raw = callById.get(truth.rawBytesCallId ?? '') as Of<'tool_call'>;
     expect(raw.call.output).toContain('M\uFFFD');
@@ -167,7 +176,8 @@ describe('Claude Code subagent file', () => {
     expect(sub[0]).toMatchObject({ kind: 'thread', id: truth.subagentId, parentCallId, thread: null });
     expect(sub.slice(1).every((i) => i.thread === truth.subagentId)).toBe(true);
     expect(of(sub, 'instruction').map((i) => i.text)).toEqual(truth.subagentPrompts);
-    expect(of(sub, 'tool_call').map((c) => [c.callId, c.call.tool, c.call.exitCode ?? null])).toEqual(
+    const exitOf = (c: Of<'tool_call'>) => classifyToolCall(c.call).exitCode;
+    expect(of(sub, 'tool_call').map((c) => [c.callId, c.call.tool, exitOf(c)])).toEqual(
       truth.subagentToolCalls.map((c) => [c.id, c.tool, c.exitCode ?? null]),
     );
     expect(subParser.meta().parentSessionId).toBe(truth.sessionId);

@@ -25,6 +25,34 @@ print("bulk_create returns", [1, 2])
 `;
 
 describe('recordToolCall', () => {
+  it("gives a step the status of its call's outcome: a command that exited non-zero is an error", async () => {
+    const { api, taskId, call } = await setUp();
+    const failing = { output: 'FAILED tests/test_x.py::test_a\n1 failed, 2 passed in 0.1s' };
+    await api.recordToolCall(
+      call('bash', { command: 'pytest tests/test_x.py' }, { ...failing, exitCode: 1 }),
+    );
+    // Claude Code keeps no exit code: `is_error` and an `Exit code 1` first line say it.
+    const claude = { output: `Exit code 1\n${failing.output}`, isError: true };
+    await api.recordToolCall(call('Bash', { command: 'pytest tests/test_x.py' }, claude));
+    // Controls: exit 0, and a Claude Code Bash result that finished in the foreground without an error.
+    await api.recordToolCall(call('bash', { command: 'ls' }, { output: 'a.py\n', exitCode: 0 }));
+    const quiet = { output: 'a.py\n', result: { interrupted: false, isImage: false } };
+    await api.recordToolCall(call('Bash', { command: 'ls' }, quiet));
+    // A tool the agent's harness refused: an error, with no exit status.
+    const refused = { output: 'The user rejected this tool use.', isError: true };
+    await api.recordToolCall(
+      call('Edit', { file_path: '/testbed/a.py', old_string: 'a', new_string: 'b' }, refused),
+    );
+    const steps = await api.listSteps(taskId);
+    expect(steps.map((s) => [s.status, (s.result as { exitCode?: number }).exitCode ?? null])).toEqual([
+      ['error', 1],
+      ['error', 1],
+      ['ok', 0],
+      ['ok', 0],
+      ['error', null],
+    ]);
+  });
+
   it('records a heredoc, a sed -i replayed on the known body, a rerun script as a check, and an rm', async () => {
     const { api, sessionId, taskId, call } = await setUp();
     const created = await api.recordToolCall(

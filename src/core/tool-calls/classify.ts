@@ -4,6 +4,7 @@
  * (command lines past 1 MiB and outputs past 8 MiB are read in part, and say so in `notes`).
  */
 import { shellQuote } from './checks/identity';
+import { shellOutcome, toolOutcome } from './exit-status';
 import type { FileEffect, FileRead, PlanUpdate } from './effect-types';
 import { readEditTool } from './effects/edit-tools';
 import { asFields, obj, str, strings, type Fields } from './json-input';
@@ -28,6 +29,8 @@ export function classifyToolCall(call: ToolCall, context?: ClassifyContext): Too
 
 interface Parts {
   command?: string | null;
+  exitCode?: number | null;
+  error?: string | null;
   checks?: CheckRun[];
   fileEffects?: FileEffect[];
   reads?: FileRead[];
@@ -56,6 +59,8 @@ function meaning(family: ToolCallMeaning['family'], parts: Parts): ToolCallMeani
     kind,
     family,
     command: parts.command ?? null,
+    exitCode: parts.exitCode ?? null,
+    error: parts.error ?? null,
     checks,
     fileEffects,
     reads,
@@ -66,48 +71,38 @@ function meaning(family: ToolCallMeaning['family'], parts: Parts): ToolCallMeani
   };
 }
 
-/**
- * Claude Code stores no exit code: a Bash failure is `is_error` (an error text starting `Exit code N`), so a Bash
- * result of its shape (`toolUseResult` with `interrupted: false`) without an error is exit 0.
- */
-function withClaudeCodeExit(call: ToolCall): ToolCall {
-  if (call.tool !== 'Bash' || typeof call.exitCode === 'number' || call.error !== undefined) return call;
-  const result = call.result;
-  if (typeof result !== 'object' || result === null) return call;
-  return (result as Record<string, unknown>)['interrupted'] === false ? { ...call, exitCode: 0 } : call;
-}
-
-function classify(original: ToolCall, context: ClassifyContext | undefined): ToolCallMeaning {
-  const call = withClaudeCodeExit(original);
+function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCallMeaning {
   const tool = typeof call.tool === 'string' ? call.tool : '';
   const handler = handlerOf(tool);
   const family = familyOf(handler);
-  const error = typeof call.error === 'string' && call.error !== '' ? call.error : null;
   const extraPlan = checklistPlan(call.input, tool);
   if (handler === 'shell') {
+    const outcome = shellOutcome(call);
     const shell = shellCommand(call.input);
     if (shell === null)
       return meaning(family, {
         command: textOf(call.input),
         plan: extraPlan,
+        exitCode: outcome.exitCode,
+        error: outcome.error,
         notes: ['No command line in the input.'],
       });
     const read = readShellCall(shell.command, shell.workdir, call, context);
-    const ran =
-      typeof call.exitCode === 'number' ||
-      (typeof call.output === 'string' && call.output !== '') ||
-      /^Exit code/.test(error ?? '');
+    const ran = outcome.exitCode !== null || outcome.text !== '';
     return meaning(family, {
       command: shell.command.slice(0, 100_000),
+      exitCode: outcome.exitCode,
+      error: outcome.error,
       checks: read.checks,
       fileEffects: read.effects,
       reads: read.reads,
       scripts: read.scripts,
       plan: extraPlan,
-      failed: error !== null && !ran,
+      failed: outcome.error !== null && !ran,
       notes: read.notes,
     });
   }
+  const error = toolOutcome(call).error;
   if (family === 'edit') {
     const read = readEditTool(handler as Handler, tool, call.input, call.result);
     const command = read.effects[0]?.path ?? read.reads[0]?.path ?? textOf(call.input);
@@ -116,6 +111,7 @@ function classify(original: ToolCall, context: ClassifyContext | undefined): Too
       fileEffects: read.effects,
       reads: read.reads,
       plan: extraPlan,
+      error,
       failed: error !== null,
       notes: read.notes,
     });
@@ -125,7 +121,7 @@ function classify(original: ToolCall, context: ClassifyContext | undefined): Too
     const command = reads[0]
       ? [reads[0].pattern, reads[0].path].filter((x) => x !== null).join(' ')
       : textOf(call.input);
-    return meaning(family, { command, reads, plan: extraPlan, failed: error !== null });
+    return meaning(family, { command, reads, plan: extraPlan, error, failed: error !== null });
   }
   if (family === 'plan') {
     const plan = readPlan(handler as Handler, tool, call.input);
@@ -139,11 +135,12 @@ function classify(original: ToolCall, context: ClassifyContext | undefined): Too
     return meaning(family, {
       command,
       plan,
+      error,
       failed: error !== null,
       notes: plan ? [] : ['The plan input has no items.'],
     });
   }
-  return meaning(family, { command: textOf(call.input), plan: extraPlan, failed: error !== null });
+  return meaning(family, { command: textOf(call.input), plan: extraPlan, error, failed: error !== null });
 }
 
 /** The command line of a shell tool's input: a string, `{command}` (string or argv), `{cmd}`, `{action}`. */

@@ -5,6 +5,8 @@
  * body the session last recorded for that path (`known`). `undefined` is "not known"; `null` is "did not exist".
  */
 import { applyEdit } from './apply-edit';
+import { classifyToolCall } from './classify';
+import type { ToolCall } from './types';
 import type { FileEffect } from './effect-types';
 import type { FileChangeKind } from '../events/model';
 import { recordedPath } from './paths';
@@ -70,6 +72,32 @@ export function namedPaths(effects: readonly FileEffect[]): string[] {
   return [...paths];
 }
 
+/**
+ * Before a call runs: the paths it may change, as it names them (move/copy sources included), and whether a
+ * workspace listing should back it — for what the command's text cannot show: scripts, bulk and unreplayable
+ * changes, a recursive delete (which files went), and a shell command read as nothing in particular. The live
+ * recorder (src/lib/tool-recorder.ts) reads these bodies around the call; the engine classifies the finished call
+ * with the same classifier and root.
+ */
+export function callFootprint(
+  call: Pick<ToolCall, 'tool' | 'input'>,
+  root: string | null,
+): { paths: string[]; list: boolean } {
+  const meaning = classifyToolCall(call, root === null ? {} : { root });
+  const effects = meaning.fileEffects;
+  const list =
+    meaning.scripts.length > 0 ||
+    (meaning.family === 'shell' && meaning.kind === 'other') ||
+    effects.some(
+      (e) =>
+        e.kind === 'bulk' ||
+        e.kind === 'modify' ||
+        e.kind === 'restore' ||
+        (e.kind === 'delete' && e.recursive),
+    );
+  return { paths: namedPaths(effects), list };
+}
+
 /** Paths whose known bodies the plan may need (the engine fetches them before calling `planFileChanges`). */
 export const pathsToKnow = (effects: readonly FileEffect[], root: string | null) => [
   ...new Set(namedPaths(effects).map((path) => recordedPath(path, root).path)),
@@ -97,7 +125,12 @@ export function planFileChanges(
   session: SessionFiles,
   root: string | null,
 ): { changes: PlannedFileChange[]; notes: string[] } {
-  const known = session.body;
+  // A body the caller captured before the call is the one the call saw: the effects are replayed onto it.
+  const capturedBefore = new Map<string, Body>();
+  for (const c of captured)
+    if (c.before !== undefined) capturedBefore.set(recordedPath(c.path, root).path, c.before);
+  const known: KnownBody = (path) =>
+    capturedBefore.has(path) ? capturedBefore.get(path) : session.body(path);
   const seenBefore = session.seen;
   const notes: string[] = [];
   const drafts = new Map<string, Draft>();
@@ -167,7 +200,11 @@ export function planFileChanges(
     }
     const d = draft(path, outside);
     d.via.push(e.via);
-    if (e.before !== undefined && d.via.length === 1) d.before = e.before;
+    if (e.before !== undefined && d.via.length === 1) {
+      // The call's own result says what the file held when it ran (Claude Code's `originalFile`).
+      d.before = e.before;
+      d.after = e.before;
+    }
     const start = textOf(d.after);
     if (e.kind === 'touch') {
       if (d.after === undefined && !d.seen) d.said = 'created';

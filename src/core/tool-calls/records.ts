@@ -6,6 +6,7 @@ import { headAndTail } from '../events/step-text';
 import type { AgentTodos } from '../events/agent-notes';
 import type { Json } from '../model';
 import type { PlanUpdate } from './effect-types';
+import type { PlannedFileChange } from './file-changes';
 import type { CheckRun, ToolCall, ToolCallMeaning } from './types';
 
 /** A tool's output kept in the step: whole up to here, else its head and tail (the summary is at the end). */
@@ -21,17 +22,24 @@ const jsonSafe = (value: unknown): Json => {
 
 const bounded = (text: string) => headAndTail(text, STEP_OUTPUT_HEAD, STEP_OUTPUT_TAIL);
 
-/** The step row: the call's input as params; output, exit code and error as the result. */
+/**
+ * The step row: the call's input as params; output, exit code and error as the result. Its status follows the
+ * call's outcome as the classifier told it: `error` for a tool error (given, or an `isError` result) and for a
+ * command that exited non-zero, else `ok`.
+ */
 export function stepOf(call: ToolCall, meaning: ToolCallMeaning) {
   const result: Record<string, Json> = {};
   if (typeof call.output === 'string') result['output'] = bounded(call.output);
-  if (typeof call.exitCode === 'number') result['exitCode'] = call.exitCode;
+  if (meaning.exitCode !== null) result['exitCode'] = meaning.exitCode;
   if (typeof call.error === 'string') result['error'] = bounded(call.error);
+  else if (call.isError === true && meaning.error !== null) result['isError'] = true;
+  const failed =
+    meaning.failed || meaning.error !== null || (meaning.exitCode !== null && meaning.exitCode !== 0);
   return {
     tool: call.tool,
     params: jsonSafe(call.input),
     result: result as Json,
-    status: meaning.failed || typeof call.error === 'string' ? ('error' as const) : ('ok' as const),
+    status: failed ? ('error' as const) : ('ok' as const),
   };
 }
 
@@ -86,3 +94,78 @@ export function todosOf(plan: PlanUpdate): { todos: AgentTodos; text: string } {
     `${current ? `; in progress: ${current.activeForm ?? current.text}` : ''} (${plan.via})`;
   return { todos: { mode: plan.mode, items }, text };
 }
+
+/** An event's own fields (kind, text, …), before the session, task and step it belongs to are added. */
+export type EventFields = { readonly kind: string } & Record<string, unknown>;
+
+/** What one classified call adds to the log, each record beside what it stands for (no parallel index arrays). */
+export interface ToolCallRecords {
+  /** The agent's stated intention, said before the call. */
+  readonly thought: EventFields | null;
+  readonly files: readonly { readonly change: PlannedFileChange; readonly event: EventFields }[];
+  /** Every check the call ran; `event` is its validation, null when its result could not be told. */
+  readonly checks: readonly { readonly run: CheckRun; readonly event: EventFields | null }[];
+  readonly todo: EventFields | null;
+  /** Checks whose result could not be told, in words. */
+  readonly notes: readonly string[];
+}
+
+const changeVerb = (change: PlannedFileChange['change']) =>
+  change === 'created' ? 'Created' : change === 'deleted' ? 'Deleted' : 'Changed';
+
+/**
+ * The events of one call, pure: its intention, a file change per planned change (linked to its checkpoint entry
+ * when both bodies were stored), a validation per check with a known result, and its todo list.
+ */
+export function toolCallRecords(
+  meaning: ToolCallMeaning,
+  changes: readonly PlannedFileChange[],
+  entryOf: ReadonlyMap<string, number>,
+  thought: string | null,
+): ToolCallRecords {
+  const { validations, notes } = validationsOf(meaning);
+  const todo = meaning.plan && !meaning.failed ? todosOf(meaning.plan) : null;
+  return {
+    thought: thought === null ? null : { kind: 'note', said: true, text: thought },
+    files: changes.map((c) => ({
+      change: c,
+      event: {
+        kind: 'file_change',
+        path: c.path,
+        change: c.change,
+        outside: c.outside,
+        checkpointEntryId: entryOf.get(c.path) ?? null,
+        text: `${changeVerb(c.change)} by ${c.via}`,
+      },
+    })),
+    checks: meaning.checks.map((run) => {
+      const v = validations.find((x) => x.run === run);
+      return {
+        run,
+        event: v ? { kind: 'validation', name: run.id, result: v.result, text: v.text } : null,
+      };
+    }),
+    todo: todo === null ? null : { kind: 'note', text: todo.text, todos: todo.todos },
+    notes,
+  };
+}
+
+/** The records in the order they are written (intention, file changes, validations, todo). */
+export function recordsInOrder(r: ToolCallRecords): EventFields[] {
+  const out: EventFields[] = [];
+  if (r.thought) out.push(r.thought);
+  for (const f of r.files) out.push(f.event);
+  for (const c of r.checks) if (c.event) out.push(c.event);
+  if (r.todo) out.push(r.todo);
+  return out;
+}
+
+/** Which sides of a change's bodies are known. */
+export const bodiesOf = (c: PlannedFileChange): 'both' | 'no-before' | 'no-after' | 'none' =>
+  c.before !== undefined && c.after !== undefined
+    ? 'both'
+    : c.before !== undefined
+      ? 'no-after'
+      : c.after !== undefined
+        ? 'no-before'
+        : 'none';

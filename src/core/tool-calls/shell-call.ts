@@ -8,7 +8,8 @@ import { recognizeRunner } from './checks/runners';
 import { scriptCertainty, scriptRun } from './checks/scripts';
 import type { EditReading } from './effects/edit-tools';
 import { shellEffects } from './effects/shell-effects';
-import { exitCodeInOutput, outputLines } from './output';
+import { shellOutcome } from './exit-status';
+import { outputLines } from './output';
 import { shellReads } from './reads';
 import { shellLine } from './shell/units';
 import type { CheckRun, ClassifyContext, ScriptRun, ToolCall } from './types';
@@ -80,20 +81,10 @@ export function readShellCall(
   return out;
 }
 
-/** The exit code (given, or written in the output) and the output's lines (plus the error's text). */
+/** The call's outcome (exit-status.ts) and the lines the summary parsers read: the output, then any error text. */
 function callOutcome(call: ToolCall) {
-  let text = typeof call.output === 'string' ? call.output : '';
-  const error = typeof call.error === 'string' ? call.error : null;
-  let exitCode = typeof call.exitCode === 'number' && Number.isInteger(call.exitCode) ? call.exitCode : null;
-  let toolError = error;
-  if (exitCode === null) {
-    const inText = exitCodeInOutput(text) ?? (error !== null ? exitCodeInOutput(error) : null);
-    if (inText) {
-      exitCode = inText.exitCode;
-      if (text.startsWith('{')) text = inText.text;
-      toolError = null;
-    }
-  }
-  if (error !== null) text = text === '' ? error : `${text}\n${error}`;
-  return { exitCode, lines: outputLines(text), error: toolError };
+  const o = shellOutcome(call);
+  const errorText = typeof call.error === 'string' ? call.error : o.error;
+  const text = errorText === null ? o.text : o.text === '' ? errorText : `${o.text}\n${errorText}`;
+  return { exitCode: o.exitCode, lines: outputLines(text), error: o.error };
 }

@@ -16,6 +16,11 @@ export interface ToolCall {
   readonly exitCode?: number | null;
   /** The tool's own error: the call was refused or failed as a tool call. */
   readonly error?: string;
+  /**
+   * The result was flagged as an error and `output` is its text (Claude Code's and the Anthropic API's
+   * `is_error`): for a shell tool that wrote `Exit code N` first, the command ran and exited N; else the tool failed.
+   */
+  readonly isError?: boolean;
   /** A structured result kept beside the text, e.g. Claude Code's line-level `toolUseResult`. */
   readonly result?: unknown;
 }
@@ -48,6 +53,14 @@ export interface ToolCallMeaning {
   readonly family: ToolFamily;
   /** The command line (shell tools), else the tool's main text (a path, a pattern), kept for search. */
   readonly command: string | null;
+  /**
+   * A shell command's exit status, told once here for every agent: the call's `exitCode`, else the one its output
+   * or error text carries (`exitCodeInOutput`), else 0 for a Claude Code Bash result that finished in the foreground
+   * without an error. Null when it cannot be told, and for tools that are not shells.
+   */
+  readonly exitCode: number | null;
+  /** The tool's own error text (`error`, or an `isError` output that is not a command's exit), else null. */
+  readonly error: string | null;
   readonly checks: readonly CheckRun[];
   /** What the call did (or, when `failed`, tried to do) to files, in order. */
   readonly fileEffects: readonly FileEffect[];

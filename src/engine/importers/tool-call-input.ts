@@ -7,7 +7,6 @@ import type { RecordToolCallInput, ToolCallFile } from '../../core/api/tool-call
 import type { SessionId, TaskId } from '../../core/ids';
 import type { TranscriptItem, TranscriptMeta } from '../../core/importers/types';
 import { wholeText, type Bytes } from './bytes';
-import { replayClaudeEdit } from './edit-replay';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 type BackupItem = Extract<TranscriptItem, { kind: 'file_backup' }>;
@@ -63,15 +62,13 @@ export async function toolCallInput(item: ToolCallItem, c: CallContext): Promise
   const files: ToolCallFile[] = [];
   for (const f of item.files ?? []) {
     let before = f.before;
-    let after = f.after;
+    const after = f.after;
     if (before === undefined) {
       const backup = await c.backups.body(c.sourceSession, spellings(f.path, c.meta.cwd));
       if (backup !== undefined) {
+        // The body the call saw: the recorder replays the call's edits onto it (core/tool-calls/file-changes.ts).
         before = backup;
         c.counts.backups++;
-        // The edit the transcript shows, applied to the backed-up body.
-        if (after === undefined && typeof backup === 'string')
-          after = replayClaudeEdit(item.call.tool, item.call.input, backup) ?? undefined;
       }
     }
     files.push({

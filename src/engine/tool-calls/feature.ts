@@ -28,7 +28,7 @@ export function createToolCallDeps(ctx: EngineContext, log: EventLog, store: Che
   return {
     log,
     checkpoints: store,
-    journal: createTranscriptRepo(ctx.db),
+    transcript: createTranscriptRepo(ctx.db),
     history,
     pendingSteps,
     indexWhenIdle: createIdleStepIndexing(ctx, pendingSteps),

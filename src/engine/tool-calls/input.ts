@@ -30,7 +30,7 @@ function parseCall(value: unknown): ToolCall {
   if (typeof value !== 'object' || value === null)
     throw new BrainError(
       'InvalidArgument',
-      'A tool call needs `call`: { tool, input, output?, exitCode?, error? }.',
+      'A tool call needs `call`: { tool, input, output?, exitCode?, error?, isError? }.',
     );
   const raw = value as Record<string, unknown>;
   const tool = requireText(raw['tool'], 'The tool name', MAX_TOOL_NAME).trim();
@@ -38,6 +38,8 @@ function parseCall(value: unknown): ToolCall {
   const exitCode = raw['exitCode'];
   if (exitCode !== undefined && exitCode !== null && !Number.isSafeInteger(exitCode))
     throw new BrainError('InvalidArgument', 'The exit code must be an integer or null.');
+  if (raw['isError'] !== undefined && typeof raw['isError'] !== 'boolean')
+    throw new BrainError('InvalidArgument', "The tool call's isError must be true or false.");
   for (const key of ['output', 'error'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'string')
       throw new BrainError('InvalidArgument', `The tool call's ${key} must be text.`);
@@ -48,6 +50,7 @@ function parseCall(value: unknown): ToolCall {
     ...(typeof raw['output'] === 'string' ? { output: raw['output'] } : {}),
     ...(typeof exitCode === 'number' ? { exitCode } : {}),
     ...(typeof raw['error'] === 'string' ? { error: raw['error'] } : {}),
+    ...(raw['isError'] === true ? { isError: true } : {}),
     ...(raw['result'] === undefined ? {} : { result: raw['result'] }),
   };
 }

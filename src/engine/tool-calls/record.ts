@@ -1,7 +1,9 @@
 /**
  * One tool call recorded inside the caller's transaction: classified (src/core/tool-calls), then its step (searchable
- * from the moment the batch commits: indexed just behind it, and before any search), its file changes with checkpoint entries where both bodies are known, a validation per check with a
- * known result, the agent's todo list and its stated intention — all linked to the step.
+ * from the moment the batch commits: indexed just behind it, and before any search), its file changes with
+ * checkpoint entries where both bodies are known, a validation per check with a known result, the agent's todo list
+ * and its stated intention — all linked to the step. What to write is derived in core (records.ts); this file
+ * writes it.
  */
 import type { DerivedCheck, DerivedFileChange, RecordedToolCall } from '../../core/api/tool-calls';
 import type { CheckpointFileInput } from '../../core/api/checkpoints';
@@ -10,10 +12,22 @@ import { parseEventInput, type EventRecord, type SessionEvent } from '../../core
 import type { CheckpointEntryId, SessionId, StepId, TaskId } from '../../core/ids';
 import { jsonToText } from '../../core/model';
 import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
-import { dirsToKnow, pathsToKnow, planFileChanges, type Body } from '../../core/tool-calls/file-changes';
+import {
+  dirsToKnow,
+  pathsToKnow,
+  planFileChanges,
+  type Body,
+  type PlannedFileChange,
+} from '../../core/tool-calls/file-changes';
 import { recordedPath } from '../../core/tool-calls/paths';
-import { stepOf, todosOf, validationsOf } from '../../core/tool-calls/records';
-import { classifyToolCall } from '../../core/tool-calls';
+import {
+  bodiesOf,
+  recordsInOrder,
+  stepOf,
+  toolCallRecords,
+  type EventFields,
+} from '../../core/tool-calls/records';
+import { classifyToolCall, type ToolCallMeaning } from '../../core/tool-calls';
 import type { EngineContext } from '../context';
 import type { DeferredWrites } from '../events/log';
 import type { HistoryDoc } from '../../storage/sqlite/repos/history-repo';
@@ -68,17 +82,11 @@ export function newBatchState(
 
 const affectsScripts = (c: { path: string; outside: boolean }) => !c.outside && !c.path.startsWith('.agent/');
 
-export async function recordOne(
-  ctx: EngineContext,
-  deps: ToolCallsDeps,
-  batch: BatchState,
-  p: ParsedToolCall,
-  loadContext: (sessionId: SessionId) => Promise<ToolContext>,
-): Promise<RecordedToolCall> {
-  const { journal, tasks, checkpoints, log } = deps;
+/** The session a task belongs to, which must be the call's (cached for the batch). */
+async function checkOwner(deps: ToolCallsDeps, batch: BatchState, p: ParsedToolCall) {
   let owner = batch.tasks.get(p.taskId);
   if (owner === undefined) {
-    const taskSession = (await tasks.get(p.taskId)).sessionId;
+    const taskSession = (await deps.tasks.get(p.taskId)).sessionId;
     if (taskSession === null)
       throw new BrainError('InvalidArgument', `Task ${p.taskId} belongs to no session any more.`);
     owner = taskSession;
@@ -89,32 +97,23 @@ export async function recordOne(
       'InvalidArgument',
       `Task ${p.taskId} belongs to session ${owner}, not ${p.sessionId}.`,
     );
-  const context = await loadContext(p.sessionId);
-  if (p.root !== null) context.root = p.root;
-  const root = context.root;
-  const meaning = classifyToolCall(p.call, classifyContextOf(context));
-  const at = p.at ?? ctx.clock.now();
+}
 
-  const step = stepOf(p.call, meaning);
+/** The step row, and its search document (with the batch, or marked to be indexed just behind it). */
+async function addStep(
+  ctx: EngineContext,
+  deps: ToolCallsDeps,
+  batch: BatchState,
+  p: ParsedToolCall,
+  step: ReturnType<typeof stepOf>,
+  at: number,
+): Promise<StepId> {
   const params = jsonToText(step.params, 'params', ctx.limits.maxStepJsonChars);
   const result = jsonToText(step.result, 'result', ctx.limits.maxStepJsonChars);
-  const added = await journal.addStep({
-    taskId: p.taskId,
-    tool: step.tool,
-    params,
-    result,
-    status: step.status,
-    createdAt: at,
-  });
+  const row = { taskId: p.taskId, tool: step.tool, params, result, status: step.status, createdAt: at };
+  const added = await deps.transcript.addStep(row);
   if (batch.stepDocs !== null) {
-    const doc = {
-      ...added,
-      taskId: p.taskId,
-      sessionId: p.sessionId,
-      tool: step.tool,
-      status: step.status,
-      createdAt: at,
-    };
+    const doc = { ...added, ...row, sessionId: p.sessionId };
     batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
   }
   // Else its search document is written just behind the batch (history/pending-steps.ts), from the stored step.
@@ -123,15 +122,23 @@ export async function recordOne(
   // The step was just inserted in this transaction: its events need not look it up again.
   batch.links.set(`st${added.id}`, Promise.resolve(p.taskId));
   batch.steps.set(added.id, p.taskId);
+  return added.id;
+}
 
+/** The call's file changes, with the bodies the session knows and the call carries or the caller captured. */
+async function planChanges(
+  batch: BatchState,
+  p: ParsedToolCall,
+  meaning: ToolCallMeaning,
+  root: string | null,
+) {
   const effects = meaning.failed ? [] : meaning.fileEffects;
-  const captured = p.files;
-  const paths = [...pathsToKnow(effects, root), ...captured.map((f) => recordedPath(f.path, root).path)];
+  const paths = [...pathsToKnow(effects, root), ...p.files.map((f) => recordedPath(f.path, root).path)];
   await batch.bodies.load(p.sessionId, paths);
   await batch.bodies.loadUnder(p.sessionId, dirsToKnow(effects, root));
-  const planned = planFileChanges(
+  return planFileChanges(
     effects,
-    captured,
+    p.files,
     {
       body: (path) => batch.bodies.body(p.sessionId, path),
       seen: (path) => batch.bodies.seen(p.sessionId, path),
@@ -139,98 +146,97 @@ export async function recordOne(
     },
     root,
   );
-  const withBodies = planned.changes.filter((c) => c.before !== undefined && c.after !== undefined);
-  const entryInputs: CheckpointFileInput[] = withBodies.map((c) => ({
+}
+
+/** Checkpoint entries for the changes whose two bodies are known, by path. */
+async function storeEntries(
+  deps: ToolCallsDeps,
+  batch: BatchState,
+  p: ParsedToolCall,
+  stepId: StepId,
+  changes: readonly PlannedFileChange[],
+): Promise<Map<string, CheckpointEntryId>> {
+  const withBodies = changes.filter((c) => bodiesOf(c) === 'both');
+  if (withBodies.length === 0) return new Map();
+  const inputs: CheckpointFileInput[] = withBodies.map((c) => ({
     taskId: p.taskId,
-    stepId: added.id,
+    stepId,
     path: c.path,
     before: c.before ?? null,
     after: c.after ?? null,
   }));
-  const entryIds = entryInputs.length === 0 ? [] : await checkpoints.store(entryInputs, batch.steps);
-  if (entryIds.length > 0) batch.touched.checkpoints.add(p.taskId);
-  const entryOf = new Map<string, CheckpointEntryId>(
-    withBodies.map((c, i) => [c.path, entryIds[i] as CheckpointEntryId]),
-  );
+  const ids = await deps.checkpoints.store(inputs, batch.steps);
+  batch.touched.checkpoints.add(p.taskId);
+  return new Map(withBodies.map((c, i) => [c.path, ids[i] as CheckpointEntryId]));
+}
+
+/**
+ * One call: classified once (with the session's root and scripts), its step, file changes and checkpoint entries,
+ * and the events core/tool-calls/records.ts derives from them, written in the batch's transaction.
+ */
+export async function recordOne(
+  ctx: EngineContext,
+  deps: ToolCallsDeps,
+  batch: BatchState,
+  p: ParsedToolCall,
+  loadContext: (sessionId: SessionId) => Promise<ToolContext>,
+): Promise<RecordedToolCall> {
+  await checkOwner(deps, batch, p);
+  const context = await loadContext(p.sessionId);
+  if (p.root !== null) context.root = p.root;
+  const meaning = classifyToolCall(p.call, classifyContextOf(context));
+  const at = p.at ?? ctx.clock.now();
+  const stepId = await addStep(ctx, deps, batch, p, stepOf(p.call, meaning), at);
+  const planned = await planChanges(batch, p, meaning, context.root);
+  const entryOf = await storeEntries(deps, batch, p, stepId, planned.changes);
   for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after);
 
+  const derived = toolCallRecords(meaning, planned.changes, entryOf, p.thought);
+  const drafts = recordsInOrder(derived);
   const { sessionId, taskId, planStepId } = p;
   // Assigned onto the shared fields, not spread after them: in Node 20 `{ ...a, k }` costs microseconds.
-  const eventOf = (fields: object) =>
-    parseEventInput(Object.assign({ sessionId, taskId, stepId: added.id, planStepId }, fields));
-  const records: EventRecord[] = [];
-  const thoughtAt =
-    p.thought === null ? -1 : records.push(eventOf({ kind: 'note', said: true, text: p.thought })) - 1;
-  const fileAt = planned.changes.map(
-    (c) =>
-      records.push(
-        eventOf({
-          kind: 'file_change',
-          path: c.path,
-          change: c.change,
-          outside: c.outside,
-          checkpointEntryId: entryOf.get(c.path) ?? null,
-          text: `${c.change === 'created' ? 'Created' : c.change === 'deleted' ? 'Deleted' : 'Changed'} by ${c.via}`,
-        }),
-      ) - 1,
+  const records: EventRecord[] = drafts.map((fields) =>
+    parseEventInput(Object.assign({ sessionId, taskId, stepId, planStepId }, fields)),
   );
-  const { validations, notes: checkNotes } = validationsOf(meaning);
-  const checkAt = validations.map(
-    (v) => records.push(eventOf({ kind: 'validation', name: v.run.id, result: v.result, text: v.text })) - 1,
-  );
-  const todo = meaning.plan && !meaning.failed ? todosOf(meaning.plan) : null;
-  const todoAt =
-    todo === null ? -1 : records.push(eventOf({ kind: 'note', text: todo.text, todos: todo.todos })) - 1;
-  const stored = await log.insertAll(records, at, batch.links, batch.deferred);
+  const stored = await deps.log.insertAll(records, at, batch.links, batch.deferred);
   batch.events.push(...stored);
-  planned.changes.forEach((c, i) => {
-    const event = stored[fileAt[i] as number] as SessionEvent;
-    if (c.after !== undefined && !entryOf.has(c.path))
-      deps.bodyMemory.set(bodyKey(p.sessionId, c.path), event.id, c.after);
-  });
+  const eventOf = new Map<EventFields, SessionEvent>(drafts.map((d, i) => [d, stored[i] as SessionEvent]));
+  const idOf = (d: EventFields | null) => (d === null ? null : (eventOf.get(d)?.id ?? null));
+  for (const f of derived.files)
+    if (f.change.after !== undefined && !entryOf.has(f.change.path))
+      deps.bodyMemory.set(bodyKey(p.sessionId, f.change.path), idOf(f.event) as number, f.change.after);
   advanceToolContext(
     context,
     meaning.scripts.map((s) => s.id),
     planned.changes.filter(affectsScripts).length,
   );
 
-  const idAt = (i: number) => (i < 0 ? null : (stored[i] as SessionEvent).id);
-  const checks: DerivedCheck[] = meaning.checks.map((run) => {
-    const i = validations.findIndex((v) => v.run === run);
-    return {
-      eventId: i < 0 ? null : idAt(checkAt[i] as number),
-      id: run.id,
-      kind: run.kind,
-      status: run.result.status,
-      counts: run.result.counts,
-      failures: run.result.failures,
-      summary: run.result.summary,
-    };
-  });
-  const files: DerivedFileChange[] = planned.changes.map((c, i) => ({
-    eventId: idAt(fileAt[i] as number) as DerivedFileChange['eventId'],
+  const checks: DerivedCheck[] = derived.checks.map(({ run, event }) => ({
+    eventId: idOf(event),
+    id: run.id,
+    kind: run.kind,
+    status: run.result.status,
+    counts: run.result.counts,
+    failures: run.result.failures,
+    summary: run.result.summary,
+  }));
+  const files: DerivedFileChange[] = derived.files.map(({ change: c, event }) => ({
+    eventId: idOf(event) as DerivedFileChange['eventId'],
     path: c.path,
     change: c.change,
     outside: c.outside,
     checkpointEntryId: entryOf.get(c.path) ?? null,
-    bodies:
-      c.before !== undefined && c.after !== undefined
-        ? 'both'
-        : c.before !== undefined
-          ? 'no-after'
-          : c.after !== undefined
-            ? 'no-before'
-            : 'none',
+    bodies: bodiesOf(c),
     via: c.via,
   }));
   return {
-    stepId: added.id,
+    stepId,
     kind: meaning.kind,
     command: meaning.command,
     checks,
     files,
-    todoEventId: idAt(todoAt),
-    thoughtEventId: idAt(thoughtAt),
-    notes: [...meaning.notes, ...planned.notes, ...checkNotes],
+    todoEventId: idOf(derived.todo),
+    thoughtEventId: idOf(derived.thought),
+    notes: [...meaning.notes, ...planned.notes, ...derived.notes],
   };
 }

@@ -1,10 +1,9 @@
 /**
- * A `tool_use` paired with its `tool_result` → the classifier's `ToolCall`: output text, exit code (Bash:
- * `is_error` with an `Exit code N` first line; a Bash result that is not an error, not interrupted, not in the
- * background exited 0), the tool's own error, the line-level `toolUseResult` (without the copies of the output),
- * and the file bodies an Edit/MultiEdit/Write result carries.
+ * A `tool_use` paired with its `tool_result` → the classifier's `ToolCall`, carrying only what the file holds: the
+ * output text, `is_error` as `isError`, the line-level `toolUseResult` (without the copies of the output), and the
+ * file bodies and patch an Edit/MultiEdit/Write result carries. What they mean — a Bash exit status, an edit's
+ * after-body — is told once, by src/core/tool-calls (exit-status.ts, the edit effects and their replay).
  */
-import { exitCodeInOutput } from '../../tool-calls';
 import type { ToolCall } from '../../tool-calls/types';
 import type { TranscriptFileBody, TranscriptItem } from '../types';
 import { asFields, contentText, list, str, type Fields } from './json';
@@ -23,12 +22,7 @@ export function toolCallItem(
   const output = contentText(block['content']);
   const isError = block['is_error'] === true;
   const result = asFields(useResult);
-  const tool: ToolCall = {
-    tool: call.tool,
-    input: call.input,
-    output,
-    ...outcome(call.tool, output, isError, result),
-  };
+  const tool: ToolCall = { tool: call.tool, input: call.input, output, ...(isError ? { isError } : {}) };
   const kept = keptResult(call.tool, result);
   const files = isError ? [] : fileBodies(call.tool, asFields(call.input), result);
   return {
@@ -36,18 +30,6 @@ export function toolCallItem(
     call: kept === undefined ? tool : { ...tool, result: kept },
     ...(files.length > 0 ? { files } : {}),
   };
-}
-
-function outcome(tool: string, output: string, isError: boolean, result: Fields | null) {
-  if (!shellTools.has(tool.toLowerCase())) return isError ? { error: output } : {};
-  if (isError) {
-    const written = exitCodeInOutput(output);
-    return written !== null ? { exitCode: written.exitCode } : { error: output };
-  }
-  const background =
-    result !== null && (str(result, 'backgroundTaskId') !== null || result['backgroundedByUser']);
-  if (result === null || background || result['interrupted'] === true) return { exitCode: null };
-  return { exitCode: 0 };
 }
 
 /** The structured result, without the strings that repeat the output (Bash stdout/stderr, Read's content). */
@@ -67,6 +49,7 @@ function keptResult(tool: string, result: Fields | null): unknown {
   return result;
 }
 
+/** The bodies and patch the result carries: the file before (`originalFile`), a Write's content, the hunks. */
 export function fileBodies(tool: string, input: Fields | null, result: Fields | null): TranscriptFileBody[] {
   const name = tool.toLowerCase();
   if (name !== 'edit' && name !== 'multiedit' && name !== 'write') return [];
@@ -88,33 +71,8 @@ export function fileBodies(tool: string, input: Fields | null, result: Fields | 
       },
     ];
   }
-  const edits = name === 'edit' ? [input ?? {}] : list(input, 'edits').map((e) => asFields(e) ?? {});
-  const after = typeof before === 'string' ? replay(before, edits) : null;
-  return [
-    { path, ...(before !== undefined ? { before } : {}), ...(after !== null ? { after } : {}), ...extra },
-  ];
-}
-
-/** Exact replacements in order (Claude Code's Edit semantics); null when one does not find its text. */
-function replay(body: string, edits: readonly Fields[]): string | null {
-  let text = body;
-  for (const e of edits) {
-    const oldText = str(e, 'old_string');
-    const newText = str(e, 'new_string');
-    if (oldText === null || newText === null) return null;
-    if (oldText === '') {
-      if (text !== '') return null;
-      text = newText;
-      continue;
-    }
-    const at = text.indexOf(oldText);
-    if (at < 0) return null;
-    text =
-      e['replace_all'] === true
-        ? text.split(oldText).join(newText)
-        : text.slice(0, at) + newText + text.slice(at + oldText.length);
-  }
-  return text;
+  // An Edit's after-body follows from `originalFile` and its edits: the classifier's edit effect replays them.
+  return [{ path, ...(before !== undefined ? { before } : {}), ...extra }];
 }
 
 /** `structuredPatch` hunks as a unified diff of the file, or null. */
