@@ -18,6 +18,12 @@ export interface ToolCallFile {
   readonly path: string;
   readonly before?: CheckpointBody;
   readonly after?: CheckpointBody;
+  /**
+   * A unified diff of this file's change (`--- a/x` / `+++ b/x` and its hunks), when the caller or the transcript
+   * shows the change as a patch rather than as whole bodies (Claude Code's `structuredPatch`, Codex's
+   * `unified_diff`, a `git diff` the agent printed). Kept as a patch checkpoint when the bodies are not known.
+   */
+  readonly diff?: string;
 }
 
 export interface RecordToolCallInput {
