@@ -35,6 +35,7 @@ export const nextActionLabels: Record<NextAction['kind'], string> = {
   stated_intention: 'Go on as the agent said',
   follow_instruction: 'Follow the latest instruction',
   progress_next: 'As the agent said',
+  verify_last_action: 'Already ran: check its result',
   done: 'Everything is done',
   none: 'Nothing recorded yet',
 };

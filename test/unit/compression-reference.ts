@@ -291,6 +291,8 @@ export function referenceExtract(input: ReferenceInput): Extraction {
   const { lastProgress, intention, agentPlan } = extractRest(events, verdicts);
   const plan = input.plan;
   const blocker = openBlockers[openBlockers.length - 1] ?? null;
+  const intentionRan =
+    intention !== null && (events.find((e) => e.id === intention.eventId)?.stepId ?? null) !== null;
   const nextAction = chooseNextAction({
     plan,
     blocker,
@@ -299,6 +301,10 @@ export function referenceExtract(input: ReferenceInput): Extraction {
     lastProgress,
     agentPlan,
     intention,
+    intentionRan,
+    lastAction: null,
+    taskState: null,
+    files,
   });
   const goal =
     plan?.goal ||
@@ -326,6 +332,8 @@ export function referenceExtract(input: ReferenceInput): Extraction {
     lastProgress,
     agentPlan,
     intention,
+    intentionRan,
+    lastAction: null,
     nextAction,
     lastEventId: events.length === 0 ? null : (events[events.length - 1] as SessionEvent).id,
     eventCount: events.length,

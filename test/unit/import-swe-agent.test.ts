@@ -32,7 +32,8 @@ describe('SWE-agent .traj', () => {
       model: 'claude-sonnet-4-5-20250929',
       version: '1.1.0',
     });
-    expect(parsed.items.at(-1)).toMatchObject({ kind: 'other', recordType: 'submission' });
+    expect(parsed.items.at(-1)).toMatchObject({ kind: 'run_end', outcome: 'submitted' });
+    expect(parsed.items.at(-2)).toMatchObject({ kind: 'other', recordType: 'submission' });
     const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i.call] : []));
     expect(calls.every((c) => c.exitCode === null)).toBe(true);
     expect(calls.some((c) => (c.output?.length ?? 0) >= 5 * 1024 * 1024)).toBe(true);
@@ -66,7 +67,8 @@ describe('mini-swe-agent .traj.json', () => {
     expect(calls.some((c) => (c.output?.length ?? 0) >= 5 * 1024 * 1024)).toBe(true);
     expect(calls.some((c) => c.output?.includes('\uFFFD'))).toBe(true);
     expect(calls.at(-1)).toMatchObject({ output: expect.stringContaining('diff --git'), exitCode: null });
-    expect(parsed.items.at(-1)).toMatchObject({ kind: 'other', recordType: 'exit' });
+    expect(parsed.items.at(-1)).toMatchObject({ kind: 'run_end', outcome: 'submitted' });
+    expect(parsed.items.at(-2)).toMatchObject({ kind: 'other', recordType: 'exit' });
     expect(parsed.meta).toMatchObject({
       agent: 'mini-swe-agent',
       sessionId: 'pallets__flask-5063',

@@ -3,9 +3,16 @@
  * and its current plan (a plan changes without events, so which checks it makes relevant is chosen here).
  */
 import type { EventId, SessionId, TaskId } from '../ids';
+import type { TaskState } from '../model';
 import type { Plan } from '../plan/model';
 import type { CheckFold, CheckpointFold, FileFold } from './fold';
-import { CHECKPOINT_VERSION, type ActiveCheckpoint, type CheckpointValidation } from './model';
+import {
+  CHECKPOINT_VERSION,
+  type ActiveCheckpoint,
+  type CheckpointFile,
+  type CheckpointValidation,
+  type LastAction,
+} from './model';
 import { chooseNextAction } from './next-action';
 
 const unfinishedSteps = (plan: Plan | null) =>
@@ -64,6 +71,10 @@ export interface FinishContext {
   /** The task's title: the goal when there is no plan. */
   readonly taskTitle?: string | null;
   readonly plan: Plan | null;
+  /** The task's state (a `done` task's next action is `done`). */
+  readonly taskState?: TaskState | null;
+  /** What ran last in the task (the engine reads the latest step). */
+  readonly lastAction?: LastAction | null;
 }
 
 /** The active checkpoint of the folded events (fresh objects: folding on does not change it). */
@@ -80,6 +91,18 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
     items: state.agentPlan.items.map((i, index) => ({ n: index + 1, text: i.text, state: i.state })),
   };
   const intention = state.lastIntention;
+  const files: CheckpointFile[] = [...state.files.values()].map((f) => ({
+    path: f.path,
+    // Created and then edited is still new in this session; created and then deleted is just deleted.
+    change: f.last === 'deleted' ? 'deleted' : f.first === 'created' ? 'created' : f.last,
+    edits: f.edits,
+    checkpointEntryIds: [...f.entries],
+    lastEventId: f.lastEventId,
+    lastText: f.lastText,
+    outside: f.outside,
+    transient: isTransient(f),
+  }));
+  const lastAction = context.lastAction ?? null;
   return {
     version: CHECKPOINT_VERSION,
     sessionId: context.sessionId,
@@ -88,17 +111,7 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
     latestInstruction: latest,
     earlierInstructions: instructions.slice(0, -1).reverse(),
     decisions: [...state.decisions.values()].map((d) => ({ ...d, replaces: [...d.replaces] })),
-    files: [...state.files.values()].map((f) => ({
-      path: f.path,
-      // Created and then edited is still new in this session; created and then deleted is just deleted.
-      change: f.last === 'deleted' ? 'deleted' : f.first === 'created' ? 'created' : f.last,
-      edits: f.edits,
-      checkpointEntryIds: [...f.entries],
-      lastEventId: f.lastEventId,
-      lastText: f.lastText,
-      outside: f.outside,
-      transient: isTransient(f),
-    })),
+    files,
     validations,
     blocker,
     openBlockers,
@@ -111,6 +124,8 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
     lastProgress,
     agentPlan,
     intention,
+    intentionRan: state.lastIntentionRan,
+    lastAction,
     nextAction: chooseNextAction({
       plan,
       blocker,
@@ -119,6 +134,10 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
       lastProgress,
       agentPlan,
       intention,
+      intentionRan: state.lastIntentionRan,
+      lastAction,
+      taskState: context.taskState ?? null,
+      files,
     }),
     lastEventId: state.lastEventId,
     eventCount: state.eventCount,

@@ -41,6 +41,7 @@ interface FoldJson {
   readonly answers: readonly AnswerFold[];
   readonly lastProgress: ProgressFold | null;
   readonly lastIntention: CheckpointText | null;
+  readonly lastIntentionRan: boolean;
   readonly agentPlan: AgentPlanFold | null;
 }
 
@@ -65,6 +66,7 @@ export function foldToJson(state: CheckpointFold): string {
     answers: state.answers,
     lastProgress: state.lastProgress,
     lastIntention: state.lastIntention,
+    lastIntentionRan: state.lastIntentionRan,
     agentPlan: state.agentPlan,
   };
   return JSON.stringify(json);
@@ -151,6 +153,7 @@ const isFoldJson = isRecord({
   answers: isArrayOf(isRecord({ ...text, question: isString })),
   lastProgress: orNull(isRecord({ ...text, next: orNull(isString) })),
   lastIntention: orNull(isText),
+  lastIntentionRan: (v) => typeof v === 'boolean',
   agentPlan: orNull(
     isRecord({
       eventId: isId,
@@ -188,6 +191,7 @@ export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): Ch
   state.lastFileChange = saved.lastFileChange;
   state.lastProgress = saved.lastProgress;
   state.lastIntention = saved.lastIntention;
+  state.lastIntentionRan = saved.lastIntentionRan;
   state.agentPlan = saved.agentPlan;
   for (const i of saved.instructions) state.instructions.set(normaliseInstruction(i.text), i);
   for (const d of saved.decisions) state.decisions.set(d.eventId, d);

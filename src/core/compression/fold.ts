@@ -116,6 +116,8 @@ export interface CheckpointFold {
   lastProgress: ProgressFold | null;
   /** The agent's latest own words (a `said` note): its stated intention. */
   lastIntention: CheckpointText | null;
+  /** That intention was said with a tool call (its note is linked to the step): its action already ran. */
+  lastIntentionRan: boolean;
   agentPlan: AgentPlanFold | null;
 }
 
@@ -143,6 +145,7 @@ export function initialFold(limits: Partial<FoldLimits> = {}): CheckpointFold {
     answers: [],
     lastProgress: null,
     lastIntention: null,
+    lastIntentionRan: false,
     agentPlan: null,
   };
 }
@@ -284,7 +287,10 @@ export function stepFold(state: CheckpointFold, e: SessionEvent): CheckpointFold
       state.lastProgress = { ...textOf(e), next: e.next };
       break;
     case 'note':
-      if (e.said) state.lastIntention = textOf(e);
+      if (e.said) {
+        state.lastIntention = textOf(e);
+        state.lastIntentionRan = e.stepId !== null;
+      }
       if (e.todos) {
         const items = applyAgentTodos(state.agentPlan?.items ?? [], e.todos);
         state.agentPlan = { eventId: e.id, at: e.createdAt, items };

@@ -4,7 +4,8 @@
  * with a reason — and stays findable in the history.
  */
 import type { FileChangeKind, PlanStepId, ValidationResult } from '../events/model';
-import type { CheckpointEntryId, EventId, SessionId, TaskId } from '../ids';
+import type { CheckpointEntryId, EventId, SessionId, StepId, TaskId } from '../ids';
+import type { StepStatus } from '../model';
 import type { PlanStepState } from '../plan/model';
 
 export const CHECKPOINT_VERSION = 1;
@@ -73,8 +74,22 @@ export type NextActionKind =
   | 'stated_intention'
   | 'follow_instruction'
   | 'progress_next'
+  | 'verify_last_action'
   | 'done'
   | 'none';
+
+/** The task's latest tool call as its step holds it: what ran last (core/tool-calls/records.ts `lastActionOf`). */
+export interface LastAction {
+  readonly stepId: StepId;
+  /** The command line, or the tool's main text (a path), bounded. */
+  readonly command: string;
+  readonly tool: string;
+  readonly exitCode: number | null;
+  readonly status: StepStatus;
+  /** The output's last non-empty line (a runner's summary is printed last), bounded; null when it printed none. */
+  readonly summary: string | null;
+  readonly at: number;
+}
 
 /** The first unfinished action: what an agent resuming this session does first. */
 export interface NextAction {
@@ -121,6 +136,10 @@ export interface ActiveCheckpoint {
   readonly agentPlan: { readonly eventId: EventId; readonly items: readonly CheckpointTodo[] } | null;
   /** The agent's latest own words (a `said` note), whole: `nextAction.intention` is its bounded form. */
   readonly intention: CheckpointText | null;
+  /** The intention was said with a tool call that ran: it is history, not the step to take. */
+  readonly intentionRan: boolean;
+  /** What ran last in the task, when the caller knows (the engine reads the latest step). */
+  readonly lastAction: LastAction | null;
   readonly nextAction: NextAction;
   readonly lastEventId: EventId | null;
   readonly eventCount: number;

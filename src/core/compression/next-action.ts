@@ -9,7 +9,15 @@
 import type { EventId } from '../ids';
 import { firstUnfinishedStep, type Plan } from '../plan/model';
 import { boundedInline } from './bounded-text';
-import type { CheckpointText, CheckpointTodo, CheckpointValidation, NextAction } from './model';
+import type { TaskState } from '../model';
+import type {
+  CheckpointFile,
+  CheckpointText,
+  CheckpointTodo,
+  CheckpointValidation,
+  LastAction,
+  NextAction,
+} from './model';
 
 export interface NextActionInput {
   readonly plan: Plan | null;
@@ -21,12 +29,25 @@ export interface NextActionInput {
   readonly agentPlan?: { readonly eventId: EventId; readonly items: readonly CheckpointTodo[] } | null;
   /** The agent's latest own words. */
   readonly intention?: CheckpointText | null;
+  /** Those words came with a tool call that ran: they are history, never the step to take. */
+  readonly intentionRan?: boolean;
+  /** What ran last in the task. */
+  readonly lastAction?: LastAction | null;
+  /** The task's state: a task whose run delivered (`done`) has nothing left to do. */
+  readonly taskState?: TaskState | null;
+  /** The files the session changed (for what a finished run delivered). */
+  readonly files?: readonly CheckpointFile[];
 }
 
+/** The latest run of each check, by name. */
+const latestByName = (runs: readonly CheckpointValidation[]): CheckpointValidation[] => {
+  const latest = new Map<string, CheckpointValidation>();
+  for (const run of [...runs].sort((a, b) => a.eventId - b.eventId)) latest.set(run.name, run);
+  return [...latest.values()];
+};
+
 const latestFailing = (runs: readonly CheckpointValidation[]): CheckpointValidation | null => {
-  const latestByName = new Map<string, CheckpointValidation>();
-  for (const run of [...runs].sort((a, b) => a.eventId - b.eventId)) latestByName.set(run.name, run);
-  const failing = [...latestByName.values()].filter((run) => run.result !== 'passed');
+  const failing = latestByName(runs).filter((run) => run.result !== 'passed');
   return failing.sort((a, b) => b.eventId - a.eventId)[0] ?? null;
 };
 
@@ -57,8 +78,53 @@ function todoAction(input: NextActionInput, failing: CheckpointValidation | null
   };
 }
 
+const quoted = (text: string, max = 160) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+const listed = (names: readonly string[], max = 6) =>
+  names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+
+/** A finished task: what it delivered — the files it leaves changed and how its checks last ended. */
+function doneAction(input: NextActionInput): ActionParts {
+  // Files that were there before first (the change itself), then the ones the run created.
+  const kept = (input.files ?? []).filter((f) => !f.transient && !f.outside);
+  const files = [
+    ...kept.filter((f) => f.change !== 'created'),
+    ...kept.filter((f) => f.change === 'created'),
+  ].map((f) => f.path);
+  const checks = latestByName(input.validations).map((v) => `${v.name} ${v.result}`);
+  const parts = [
+    files.length > 0 ? `changed ${listed(files)}` : 'no file changes recorded',
+    ...(checks.length > 0 ? [`last checks: ${listed(checks, 4)}`] : []),
+  ];
+  return { kind: 'done', text: `The task is done — ${parts.join('; ')}.` };
+}
+
+/** After an action that already ran: say what ran and what is left unverified; never ask to run it again. */
+function verifyAction(input: NextActionInput, last: LastAction, said: CheckpointText | null): ActionParts {
+  const exit = last.exitCode === null ? '' : ` (exit ${last.exitCode})`;
+  const output = last.summary ? ` — ${quoted(last.summary, 200)}` : '';
+  const stale = latestByName(input.validations).filter((v) => v.changedSince.length > 0);
+  const left =
+    stale.length > 0
+      ? ` Not verified since files changed: ${listed(
+          stale.map((v) => v.name),
+          4,
+        )}.`
+      : ' Check its result, then take the next step toward the goal.';
+  const history = said ? ` Before it you said: "${quoted(boundedInline(said.text, said.eventId), 200)}"` : '';
+  return {
+    kind: 'verify_last_action',
+    text: `Your last action already ran — do not repeat it: \`${quoted(last.command, 200)}\`${exit}${output}.${left}${history}`,
+    eventId: said?.eventId ?? null,
+  };
+}
+
 function chooseAction(input: NextActionInput): ActionParts {
   const { plan, blocker, validations } = input;
+  if (input.taskState === 'done') return doneAction(input);
   const step = firstUnfinishedStep(plan);
   const total = plan?.steps.length ?? 0;
   const where = step ? { planStepId: step.id, planStepN: step.n } : {};
@@ -118,6 +184,7 @@ function chooseAction(input: NextActionInput): ActionParts {
     };
   }
   if (saidSince && (lastProgress === null || lastProgress.eventId < saidSince.eventId)) {
+    if (input.intentionRan && input.lastAction) return verifyAction(input, input.lastAction, saidSince);
     return {
       kind: 'stated_intention',
       text: `Go on from where you left off; you last said: ${boundedInline(saidSince.text, saidSince.eventId)}`,

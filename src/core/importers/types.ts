@@ -11,6 +11,8 @@ export type AgentKind =
   'claude-code' | 'codex' | 'gemini-cli' | 'cline' | 'roo' | 'openhands' | 'swe-agent' | 'mini-swe-agent';
 
 /** A body a transcript shows for a file around one tool call (null: the file did not exist). */
+export type RunOutcome = 'submitted' | 'finished' | 'stopped';
+
 export interface TranscriptFileBody {
   readonly path: string;
   readonly before?: string | null;
@@ -48,6 +50,18 @@ export type TranscriptItem =
       readonly callId: string | null;
       /** Bodies the transcript itself carries (Claude Code `originalFile`, Codex Add{content}…). */
       readonly files?: readonly TranscriptFileBody[];
+    })
+  /**
+   * The run ended, as the format records it (runEndOf, run-end.ts): `submitted` / `finished` — the agent delivered
+   * (mini-swe-agent's `exit` with `Submitted`, SWE-agent's submission, OpenHands' finish, Cline's
+   * `attempt_completion`): its task is done; `stopped` — the harness ended it unfinished (a cost or step limit, an
+   * error): the task stays open. A run cut mid-way has none.
+   */
+  | (ItemCommon & {
+      readonly kind: 'run_end';
+      readonly outcome: RunOutcome;
+      /** What the file says of the end, e.g. `exit_status: Submitted`. */
+      readonly text: string;
     })
   /** The agent's context was compacted: its own summary (if written down) and what triggered it. */
   | (ItemCommon & {

@@ -102,7 +102,7 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
       notes: read.notes,
     });
   }
-  const error = toolOutcome(call).error;
+  const { error, exitCode } = toolOutcome(call);
   if (family === 'edit') {
     const read = readEditTool(handler as Handler, tool, call.input, call.result);
     const command = read.effects[0]?.path ?? read.reads[0]?.path ?? textOf(call.input);
@@ -140,7 +140,13 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
       notes: plan ? [] : ['The plan input has no items.'],
     });
   }
-  return meaning(family, { command: textOf(call.input), plan: extraPlan, error, failed: error !== null });
+  return meaning(family, {
+    command: textOf(call.input),
+    plan: extraPlan,
+    exitCode,
+    error,
+    failed: error !== null,
+  });
 }
 
 /** The command line of a shell tool's input: a string, `{command}` (string or argv), `{cmd}`, `{action}`. */

@@ -55,14 +55,19 @@ export function shellOutcome(call: ToolCall): CallOutcome {
   return { exitCode, text, error };
 }
 
-/** The outcome of a call of a tool that is not a shell: no exit status; its error, given or flagged. */
+/**
+ * The outcome of a call of a tool that is not a shell: the exit status its caller gave (a playground's `run_check`),
+ * else none; its error, given or flagged.
+ */
 export function toolOutcome(call: ToolCall): CallOutcome {
   const output = typeof call.output === 'string' ? call.output : '';
+  const exitCode =
+    typeof call.exitCode === 'number' && Number.isInteger(call.exitCode) ? call.exitCode : null;
   const error =
     typeof call.error === 'string' && call.error !== ''
       ? call.error
       : call.isError === true
         ? output || 'The tool reported an error.'
         : null;
-  return { exitCode: null, text: output, error };
+  return { exitCode, text: output, error };
 }

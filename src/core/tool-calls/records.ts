@@ -4,7 +4,10 @@
  */
 import { headAndTail } from '../events/step-text';
 import type { AgentTodos } from '../events/agent-notes';
-import type { Json } from '../model';
+import type { LastAction } from '../compression/model';
+import type { Json, Step } from '../model';
+import { classifyToolCall } from './classify';
+import { outputLines } from './output';
 import type { PlanUpdate } from './effect-types';
 import type { PlannedFileChange } from './file-changes';
 import type { CheckRun, ToolCall, ToolCallMeaning } from './types';
@@ -169,3 +172,38 @@ export const bodiesOf = (c: PlannedFileChange): 'both' | 'no-before' | 'no-after
       : c.after !== undefined
         ? 'no-before'
         : 'none';
+
+/** The output's last non-empty line, cleaned and bounded: where runners print their summary. */
+function lastLine(output: string): string | null {
+  const tail = output.length > 8192 ? output.slice(-8192) : output;
+  const lines = outputLines(tail);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = (lines[i] as string).trim();
+    if (line !== '' && !/^<\/?(?:output|returncode)>/.test(line)) return line.slice(0, 300);
+  }
+  return null;
+}
+
+/**
+ * What a stored step says ran: its command (the classifier's reading of the stored input), exit code and the
+ * output's summary line — for a handoff that must not ask to run it again.
+ */
+export function lastActionOf(step: Step): LastAction {
+  const meaning = classifyToolCall({ tool: step.tool, input: step.params });
+  const result = (
+    typeof step.result === 'object' && step.result !== null && !Array.isArray(step.result) ? step.result : {}
+  ) as Record<string, Json>;
+  const output = typeof result['output'] === 'string' ? result['output'] : '';
+  const error = typeof result['error'] === 'string' ? result['error'] : '';
+  const exitCode = typeof result['exitCode'] === 'number' ? result['exitCode'] : null;
+  const command = (meaning.command ?? step.tool).replace(/\s+/g, ' ').trim().slice(0, 400);
+  return {
+    stepId: step.id,
+    tool: step.tool,
+    command: command === '' ? step.tool : command,
+    exitCode,
+    status: step.status,
+    summary: lastLine(output) ?? lastLine(error),
+    at: step.createdAt,
+  };
+}

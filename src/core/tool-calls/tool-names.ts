@@ -8,6 +8,12 @@
  */
 import type { ToolFamily } from './types';
 
+/**
+ * Tools whose call ends the agent's run by delivering its work: Cline/Roo `attempt_completion`, OpenHands `finish`,
+ * SWE-agent's `submit`. The importers mark the task done after one (src/engine/importers/session-writer.ts).
+ */
+export const completionTools: ReadonlySet<string> = new Set(['attempt_completion', 'finish', 'submit']);
+
 export type Handler =
   | 'shell'
   | 'edit'

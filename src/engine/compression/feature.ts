@@ -1,4 +1,6 @@
 import { finishFold } from '../../core/compression/fold-finish';
+import { lastActionOf } from '../../core/tool-calls/records';
+import type { Task } from '../../core/model';
 import { planCompressionFromFold, type CompressionPlan } from '../../core/compression/plan-compression';
 import { renderSessionSummary } from '../../core/compression/render';
 import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compression/session-file';
@@ -30,8 +32,16 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   const journal = createTranscriptRepo(db);
   const folds = createSessionFolds(log);
 
+  /** What the checkpoint needs beside the fold: the task's state and what ran last in it. */
+  async function taskContext(task: Task | null) {
+    if (task === null) return { taskState: null, lastAction: null };
+    const step = await journal.lastStep(task.id);
+    return { taskState: task.state, lastAction: step === null ? null : lastActionOf(step) };
+  }
+
   async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {
     const state = await folds.sessionState(sessionId);
+    const known = await taskContext(state.task);
     const previous = await history.lastCompression(sessionId);
     const keepTail =
       options.keepTail === undefined
@@ -43,6 +53,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       sessionId,
       taskId: state.task?.id ?? null,
       taskTitle: state.task?.title ?? null,
+      ...known,
       fold: state.fold,
       active: state.active,
       plan: state.plan,
@@ -171,6 +182,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       taskId: state.task?.id ?? null,
       taskTitle: state.task?.title ?? null,
       plan: state.plan,
+      ...(await taskContext(state.task)),
     });
     const { active } = state;
     const folder = await files();

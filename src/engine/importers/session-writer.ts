@@ -9,6 +9,7 @@ import type { ImportedCounts } from '../../core/api/importers';
 import { isBrainError } from '../../core/errors';
 import type {
   AgentKind,
+  RunOutcome,
   TranscriptItem,
   TranscriptMeta,
   TranscriptProblem,
@@ -22,7 +23,11 @@ import type { createTranscriptRepo } from '../../storage/sqlite/repos/transcript
 import type { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
 import type { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
+import { bareToolName, completionTools } from '../../core/tool-calls/tool-names';
 import { bounded, itemKey, sessionTitle } from './naming';
+
+/** Agents whose files record no end of a run: their last turn, an answer with no call after it, is the end. */
+const chatAgents: ReadonlySet<AgentKind> = new Set(['claude-code', 'codex', 'gemini-cli']);
 import { createThoughts } from './thoughts';
 import { toolCallInput, type BackupLookup } from './tool-call-input';
 
@@ -98,6 +103,11 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
   let firstInstruction: string | null = null;
   let summaries = false;
   const problems: TranscriptProblem[] = [];
+  /** How the main thread's run ended, as far as the items written so far say (null: not ended, or resumed). */
+  let ended: { readonly outcome: RunOutcome; readonly text: string } | null = null;
+  /** The main thread's last item was the agent's own answer (no instruction or tool call after it). */
+  let answeredLast = false;
+  let wroteMain = false;
 
   const timeOf = (item: TranscriptItem) => item.at ?? meta().startedAt ?? ctx.clock.now();
 
@@ -140,8 +150,28 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
     if (text !== null) await events([note(await taskOf(thread), text, true)], at);
   }
 
+  /** What an item says of the main thread's run: resumed by an instruction or a call, ended by a completion. */
+  function followRun(item: TranscriptItem) {
+    if (item.thread !== null) return;
+    wroteMain = true;
+    if (item.kind === 'assistant') {
+      if (!item.reasoning) answeredLast = true;
+    } else if (item.kind === 'instruction') {
+      answeredLast = false;
+      ended = null;
+    } else if (item.kind === 'tool_call') {
+      answeredLast = false;
+      if (completionTools.has(bareToolName(item.call.tool).toLowerCase()))
+        ended = { outcome: 'finished', text: `the agent called ${item.call.tool}` };
+    } else if (item.kind === 'run_end') {
+      answeredLast = false;
+      ended = item.outcome === 'stopped' ? null : { outcome: item.outcome, text: item.text };
+    }
+  }
+
   async function write(item: TranscriptItem): Promise<void> {
     const at = timeOf(item);
+    followRun(item);
     switch (item.kind) {
       case 'assistant':
         thoughts.add(item.thread, item.text, item.reasoning);
@@ -221,6 +251,20 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
       case 'thread':
         await taskOf(item.id, item.title, at);
         return;
+      case 'run_end': {
+        await flushThought(item.thread, at);
+        const how =
+          item.outcome === 'stopped' ? 'stopped before the agent finished' : `ended: ${item.outcome}`;
+        const progress = parseEventInput({
+          sessionId: target.sessionId,
+          taskId: await taskOf(item.thread),
+          kind: 'progress',
+          text: bounded(`The run ${how} (${item.text}).`, MAX_TEXT),
+        });
+        await events([progress], at);
+        counts.others++;
+        return;
+      }
       case 'file_backup':
         deps.backups.note(target.sourceSession, item);
         return;
@@ -244,6 +288,31 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
         const never: never = item;
         throw new Error(`Unknown item ${(never as { kind: string }).kind}`);
       }
+    }
+  }
+
+  /**
+   * The main task's state from how its run ended: done when the agent delivered (a recorded end, a completion
+   * tool, or — for chat agents, whose files record no end — a final answer with no call after it); a task this
+   * import had marked done and that went on since is running again. A run cut mid-way is left as it is.
+   */
+  async function settleRunState() {
+    if (!wroteMain) return;
+    const finalAnswer = chatAgents.has(meta().agent) && answeredLast;
+    const done = ended !== null || finalAnswer;
+    const task = await deps.tasks.get(target.taskId);
+    const now = meta().startedAt ?? ctx.clock.now();
+    if (done && task.state === 'running') {
+      if (ended === null) {
+        const text = 'The run ended: the agent gave its final answer with no tool call pending.';
+        await events(
+          [parseEventInput({ sessionId: target.sessionId, taskId: target.taskId, kind: 'progress', text })],
+          now,
+        );
+      }
+      await deps.tasks.setState(target.taskId, 'done', ctx.clock.now());
+    } else if (!done && task.state === 'done') {
+      await deps.tasks.setState(target.taskId, 'running', ctx.clock.now());
     }
   }
 
@@ -280,6 +349,7 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
     async finish(): Promise<void> {
       for (const thread of thoughts.threads())
         await flushThought(thread, meta().startedAt ?? ctx.clock.now());
+      await settleRunState();
       await flush();
     },
   };

@@ -110,6 +110,13 @@ export function v0EventItems(
     } else if (action === 'finish') {
       const text = strField(args, 'final_thought') ?? strField(args, 'thought') ?? '';
       if (text.trim()) out.push({ ...common, kind: 'assistant', text, reasoning: false });
+      const state = strField(args, 'task_completed');
+      out.push({
+        ...common,
+        kind: 'run_end',
+        outcome: 'finished',
+        text: `finish${state ? ` (task_completed: ${state})` : ''}`,
+      });
     } else if (action === 'condensation') {
       const forgotten = Array.isArray(args['forgotten_event_ids'])
         ? args['forgotten_event_ids'].length

@@ -10,6 +10,7 @@
  */
 import type { ToolCall } from '../../tool-calls/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
+import { isMiniSubmitCommand, outcomeOfExitStatus } from '../run-end';
 import { createTally, isRecord, jsonError, strField, withSourceIds } from '../tally';
 
 const fence = /```(?:mswea_bash_command|bash)[^\n]*\n([\s\S]*?)\n```/g;
@@ -49,6 +50,8 @@ export function parseMiniSweAgentTrajectory(
     tally.problem(1, `not valid JSON: ${jsonError(error)}`);
     return { meta, items, stats: tally.stats(), problems: tally.problems };
   }
+  // The first releases wrote the bare list of messages (`[{role, content}, …]`), with no `info`.
+  if (Array.isArray(doc)) doc = { messages: doc };
   if (!isRecord(doc) || !Array.isArray(doc['messages'])) {
     tally.malformed++;
     tally.problem(1, 'not a mini-swe-agent trajectory: no messages array');
@@ -56,6 +59,9 @@ export function parseMiniSweAgentTrajectory(
   }
   let pending: Pending[] = [];
   let task: string | null = null;
+  let ended = false;
+  // Set inside the messages' callback: a holder, so the type checker does not narrow it to its initial null.
+  const last: { command: { command: string; at: number | null } | null } = { command: null };
   let startedAt: number | null = null;
   const flush = () => {
     for (const p of pending) items.push(callItem(p, null));
@@ -87,18 +93,25 @@ export function parseMiniSweAgentTrajectory(
       const prose = content.replace(fence, '').trim();
       if (prose) items.push({ ...common, kind: 'assistant', text: prose, reasoning: false });
       pending = commands.map((c) => ({ ...c, line, at }));
+      const final = commands.at(-1);
+      if (final) last.command = { command: final.command, at };
       return;
     }
     if (role === 'exit') {
       const submission = strField(extra, 'submission');
+      const status = strField(extra, 'exit_status');
       for (const p of pending.splice(0))
         items.push(callItem(p, { output: submission ?? content, exitCode: null }));
       items.push({
         ...common,
         kind: 'other',
         recordType: 'exit',
-        text: `${strField(extra, 'exit_status') ?? content}${submission ? `\n${submission}` : ''}`,
+        text: `${status ?? content}${submission ? `\n${submission}` : ''}`,
       });
+      const outcome = outcomeOfExitStatus(status ?? content, submission);
+      if (outcome)
+        items.push({ ...common, kind: 'run_end', outcome, text: `exit_status: ${status ?? content}` });
+      ended = outcome !== null;
       return;
     }
     const observation = observationOf(content, extra);
@@ -118,6 +131,27 @@ export function parseMiniSweAgentTrajectory(
   });
   flush();
   const info = isRecord(doc['info']) ? doc['info'] : {};
+  if (!ended) {
+    // 1.0 wrote no `exit` message: the end is in `info`; the first releases only show the submit command.
+    const status = strField(info, 'exit_status');
+    const outcome =
+      outcomeOfExitStatus(status, strField(info, 'submission')) ??
+      (last.command && isMiniSubmitCommand(last.command.command) ? 'submitted' : null);
+    const line = doc['messages'].length;
+    if (outcome)
+      items.push({
+        at: last.command?.at ?? null,
+        line,
+        thread: null,
+        sourceId: null,
+        kind: 'run_end',
+        outcome,
+        text:
+          status !== null
+            ? `exit_status: ${status}`
+            : `the agent ran ${last.command?.command ?? 'its submit command'}`,
+      });
+  }
   const config = isRecord(info['config']) ? info['config'] : {};
   const model = isRecord(config['model']) ? config['model'] : {};
   const env = isRecord(config['environment']) ? config['environment'] : {};

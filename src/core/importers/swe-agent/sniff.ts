@@ -24,5 +24,7 @@ export const sniffMiniSweAgentTrajectory: Sniff = (name, head) => {
   // `info` comes first and opens with `model_stats`; the run's config (long templates) follows, so the version
   // and the messages may lie past the head.
   if (/^\{"info":\{"model_stats":\{"instance_cost":/.test(text.slice(0, 400).replace(/\s+/g, ''))) return 2;
+  // The first releases wrote only the messages: `[{"role": "system", "content": …}, …]`.
+  if (/\.traj\.json$/.test(name) && /^\[\s*\{\s*"role":\s*"system"/.test(text.trimStart())) return 2;
   return /\.traj\.json$/.test(name) && text.trimStart().startsWith('{') ? 1 : 0;
 };

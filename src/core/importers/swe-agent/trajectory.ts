@@ -8,6 +8,7 @@
  * SWE-agent writes no exit codes and no times. `line` is the step's 1-based index.
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
+import { outcomeOfExitStatus } from '../run-end';
 import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from '../tally';
 
 const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
@@ -102,6 +103,18 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
       sourceId: null,
       recordType: 'submission',
       text: submission,
+    });
+  const status = strField(info, 'exit_status');
+  const outcome = outcomeOfExitStatus(status, submission);
+  if (outcome)
+    items.push({
+      kind: 'run_end',
+      at: null,
+      line: tally.records,
+      thread: null,
+      sourceId: null,
+      outcome,
+      text: status !== null ? `exit_status: ${status}` : 'a submission',
     });
   meta = {
     ...meta,

@@ -185,6 +185,14 @@ export function createTranscriptRepo(db: SqlDriver) {
       return rows.map(toStepToIndex);
     },
 
+    /** The task's latest step (its heaviest columns read whole: one row). */
+    async lastStep(taskId: TaskId): Promise<Step | null> {
+      const row = await db.get<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq DESC LIMIT 1', [
+        taskId,
+      ]);
+      return row ? toStep(row) : null;
+    },
+
     async listSteps(taskId: TaskId): Promise<Step[]> {
       return (await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])).map(
         toStep,
