@@ -26,7 +26,6 @@ import type {
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
 export * from './project-folder';
-export * from './demo-agent';
 export { compressWithProse, type ProseWriter } from './memory-client';
 export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
 export * from './model-tools/index';
