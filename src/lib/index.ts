@@ -161,6 +161,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
       track(() => {
         // Refused here, typed, what the engine would refuse or the worker could not take (too deep, too large).
         checkCallArguments(name, args);
+        // Comlink's Remote<BrainApi>[K] does not resolve to a callable type for a generic K.
         const method = remote[name] as unknown as (...a: unknown[]) => Promise<unknown>;
         return method(...args);
       }) as ReturnType<BrainApi[K]>;
@@ -228,6 +229,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     dbName: info.dbName,
     async subscribe(listener: ChangeListener) {
       const remoteUnsubscribe = await track(() => remote.subscribe(Comlink.proxy(listener)));
+      // The worker returns its unsubscribe function as a Comlink proxy: here it is a Remote, whose call is async.
       const unsubscribe = remoteUnsubscribe as unknown as Comlink.Remote<() => void>;
       return async () => {
         // Closing or closed: the worker drops every subscription with the database.

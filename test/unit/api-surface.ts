@@ -56,7 +56,7 @@ export function apiSurface(repoRoot: string, options: ApiSurfaceOptions = {}): s
   for (const file of first) {
     const source = program.getSourceFile(file);
     if (!source) throw new Error(`No ${file}`);
-    checker.getDiagnostics(source);
+    program.getSemanticDiagnostics(source);
   }
   const source = program.getSourceFile(entry);
   if (!source) throw new Error(`No ${entry}`);
