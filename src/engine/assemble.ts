@@ -2,8 +2,20 @@
 import { BrainError } from '../core/errors';
 import { createSerialQueue, type SerialQueue } from '../core/serial-queue';
 
-/** Merges feature modules into one API; two features defining the same method is a bug caught at startup. */
-export function assemble<T extends object>(...features: object[]): T {
+/** What features assembled offer: every feature's methods, the intersection of their types. */
+export type Assembled<F extends readonly object[]> = F extends readonly [
+  infer First,
+  ...infer Rest extends readonly object[],
+]
+  ? First & Assembled<Rest>
+  : unknown;
+
+/**
+ * Merges feature modules into one API typed as all of them together, so a caller that states the API it must
+ * offer (`satisfies BrainApi`) fails to compile when a feature is left out. Two features defining the same method
+ * is a bug caught at startup.
+ */
+export function assemble<F extends readonly object[]>(...features: F): Assembled<F> {
   const api: Record<string, unknown> = {};
   for (const feature of features) {
     for (const [name, value] of Object.entries(feature)) {
@@ -11,7 +23,20 @@ export function assemble<T extends object>(...features: object[]): T {
       api[name] = value;
     }
   }
-  return api as T;
+  // Every feature's own properties were copied, which is what the intersection promises.
+  return api as Assembled<F>;
+}
+
+type Method = (...args: unknown[]) => unknown;
+
+/** `api` with each method replaced by `wrap(name, method)`, which must keep its signature; other values kept. */
+export function wrapMethods<T extends object>(api: T, wrap: (name: string, method: Method) => Method): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(api)) {
+    wrapped[name] = typeof value === 'function' ? wrap(name, value as Method) : value;
+  }
+  // The same names; each method keeps its signature by `wrap`'s contract.
+  return wrapped as T;
 }
 
 /**
@@ -23,13 +48,7 @@ export function serialise<T extends object>(
   exempt: ReadonlySet<string>,
   queue: SerialQueue = createSerialQueue(),
 ): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(api)) {
-    wrapped[name] =
-      typeof value === 'function' && !exempt.has(name)
-        ? (...args: unknown[]) =>
-            queue.run(() => Promise.resolve((value as (...a: unknown[]) => unknown)(...args)))
-        : value;
-  }
-  return wrapped as T;
+  return wrapMethods(api, (name, method) =>
+    exempt.has(name) ? method : (...args) => queue.run(() => Promise.resolve(method(...args))),
+  );
 }

@@ -18,7 +18,7 @@ import { createIdleCheckpoint } from './database/idle-wal-checkpoint';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
-import { observeEngine } from './observe';
+import { observeEngine, type FeaturesApi } from './observe';
 import { createIdleRunner } from './history/idle';
 import { createProjectFeature } from './project/feature';
 import { createSessionsFeature } from './sessions/feature';
@@ -73,7 +73,8 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   });
   const cleanupFeature = createLifecycleFeature(ctx, deps);
   const checkpointStore = createCheckpointStore(ctx);
-  const api = assemble<BrainApi>(
+  // Typed as every feature's methods together: a feature left out of this list fails to compile here.
+  const api: FeaturesApi = assemble(
     createDatabaseFeature(ctx, deps, listeners),
     createSessionsFeature(ctx),
     ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles, checkpointStore),

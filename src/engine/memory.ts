@@ -1,7 +1,7 @@
 /**
- * The memory features assembled: events, plans, compression and resume, history search, skills, and the tool-call
- * recorder (given the checkpoint store). They share one event log; `files` gives them the project's `.agent`
- * folder when one is open.
+ * The memory features: events, plans, compression and resume, history search, skills, the tool-call recorder and
+ * the importers (given the checkpoint store). They share one event log; `files` gives them the project's `.agent`
+ * folder when one is open. A tuple, so that `assemble` keeps each feature's type.
  */
 import type { EngineContext } from './context';
 import { createEventLog, createEventsFeature } from './events/feature';
@@ -9,19 +9,19 @@ import { createCompressionFeature } from './compression/feature';
 import { createHistoryFeature } from './history/feature';
 import { createPlanFeature } from './plan/feature';
 import { createSkillsFeature } from './skills/feature';
-import { noMemoryFiles, type MemoryFilesProvider } from './memory-files';
+import type { MemoryFilesProvider } from './memory-files';
 import type { CheckpointStore } from './checkpoints/feature';
 import { createToolCallDeps, createToolCallsFeature } from './tool-calls/feature';
 import { createImportersFeature } from './importers/feature';
 
 export function createMemoryFeatures(
   ctx: EngineContext,
-  files: MemoryFilesProvider = noMemoryFiles,
-  checkpoints?: CheckpointStore,
-): object[] {
+  files: MemoryFilesProvider,
+  checkpoints: CheckpointStore,
+) {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
-  log.hooks.afterPublish = (event) => compression.maybeCompress(event.sessionId);
+  log.hooks.afterPublish = (sessionId) => compression.maybeCompress(sessionId);
   return [
     createEventsFeature(log),
     createPlanFeature(log, files),
@@ -29,7 +29,7 @@ export function createMemoryFeatures(
     createHistoryFeature(log),
     createSkillsFeature(log, files),
     // The tool-call recorder writes events through the same log and checkpoints through the shared store.
-    ...(checkpoints ? [createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints))] : []),
-    ...(checkpoints ? [createImportersFeature(ctx, log, checkpoints)] : []),
-  ];
+    createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints)),
+    createImportersFeature(ctx, log, checkpoints),
+  ] as const;
 }

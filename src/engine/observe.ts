@@ -1,6 +1,6 @@
-import { BrainError } from '../core/errors';
 import type { SizeHistoryPolicy } from '../core/size-history';
 import { ioMeter, type IoMeter } from '../storage/sqlite/vfs/io-meter';
+import { assemble, wrapMethods } from './assemble';
 import type { EngineContext } from './context';
 import { createProgressFeature } from './progress/feature';
 import { createSizeHistoryFeature } from './size-history/feature';
@@ -14,6 +14,9 @@ export interface ObserveOptions {
   readonly now?: () => number;
 }
 
+/** The API the feature modules make together; `observeEngine` adds size history and progress around it. */
+export type FeaturesApi = Omit<BrainApi, keyof SizeHistoryApi | keyof ProgressApi>;
+
 /** Calls that only register a listener: never sampled around, never queued (see api.ts). */
 const passThrough: ReadonlySet<string> = new Set(['subscribe', 'watchProgress']);
 
@@ -25,40 +28,31 @@ const passThrough: ReadonlySet<string> = new Set(['subscribe', 'watchProgress'])
  */
 export function observeEngine(
   ctx: EngineContext,
-  engine: Omit<BrainApi, keyof SizeHistoryApi | keyof ProgressApi>,
+  engine: FeaturesApi,
   options: ObserveOptions = {},
 ): BrainApi {
   const history = createSizeHistoryFeature(ctx, options.sizeHistory);
   const progress = createProgressFeature(ctx, options.meter ?? ioMeter, options.now);
-  const observed: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(engine)) {
-    if (typeof value !== 'function' || passThrough.has(name)) {
-      observed[name] = value;
-      continue;
-    }
-    const method = value as (...args: unknown[]) => Promise<unknown>;
+  const observed = wrapMethods(engine, (name, method) => {
+    if (passThrough.has(name)) return method;
     const run =
       name === 'compact'
-        ? (...args: unknown[]) => progress.compact(() => method(...args))
+        ? (...args: unknown[]) => progress.compact(() => Promise.resolve(method(...args)))
         : name === 'importDatabase'
-          ? (...args: unknown[]) => progress.importDatabase(args[0], () => method(...args))
+          ? (...args: unknown[]) => progress.importDatabase(args[0], () => Promise.resolve(method(...args)))
           : method;
-    observed[name] = async (...args: unknown[]) => {
+    return async (...args: unknown[]) => {
       await history.before();
       const result = await run(...args);
       await history.after(name);
       return result;
     };
-  }
-  for (const [name, value] of Object.entries({ ...history.api, ...progress.api })) {
-    if (name in observed) throw new BrainError('Internal', `Two engine features both define ${name}.`);
-    observed[name] =
-      name === 'sizeHistory'
-        ? async (...args: unknown[]) => {
-            await history.before();
-            return (value as (...a: unknown[]) => Promise<unknown>)(...args);
-          }
-        : value;
-  }
-  return observed as unknown as BrainApi;
+  });
+  const sizeHistory: SizeHistoryApi = {
+    async sizeHistory(query) {
+      await history.before();
+      return history.api.sizeHistory(query);
+    },
+  };
+  return assemble(observed, sizeHistory, progress.api);
 }

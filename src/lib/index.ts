@@ -26,7 +26,6 @@ import type {
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
 export * from './project-folder';
-export * from './demo-agent';
 export { compressWithProse, type ProseWriter } from './memory-client';
 export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
 export * from './model-tools/index';
@@ -162,6 +161,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
       track(() => {
         // Refused here, typed, what the engine would refuse or the worker could not take (too deep, too large).
         checkCallArguments(name, args);
+        // Comlink's Remote<BrainApi>[K] does not resolve to a callable type for a generic K.
         const method = remote[name] as unknown as (...a: unknown[]) => Promise<unknown>;
         return method(...args);
       }) as ReturnType<BrainApi[K]>;
@@ -229,6 +229,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     dbName: info.dbName,
     async subscribe(listener: ChangeListener) {
       const remoteUnsubscribe = await track(() => remote.subscribe(Comlink.proxy(listener)));
+      // The worker returns its unsubscribe function as a Comlink proxy: here it is a Remote, whose call is async.
       const unsubscribe = remoteUnsubscribe as unknown as Comlink.Remote<() => void>;
       return async () => {
         // Closing or closed: the worker drops every subscription with the database.

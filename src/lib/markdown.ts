@@ -125,7 +125,7 @@ export function finishMarkdown(parsed: ParsedMarkdown, source: string): Rendered
     parsed.frontMatter === null
       ? ''
       : `<pre class="front-matter"><code>${escapeHtml(parsed.frontMatter)}</code></pre>\n`;
-  return { kind: 'html', html: head + (getPurifier().sanitize(parsed.html, config) as unknown as string) };
+  return { kind: 'html', html: head + getPurifier().sanitize(parsed.html, config) };
 }
 
 /** A rendering as one HTML string: a file shown as text is the sentence and the text, escaped. */

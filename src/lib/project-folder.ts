@@ -45,7 +45,8 @@ const key = 'current';
 export function supportsFolderPicker(): boolean {
   return (
     typeof window !== 'undefined' &&
-    typeof (window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function'
+    'showDirectoryPicker' in window &&
+    typeof window.showDirectoryPicker === 'function'
   );
 }
 
@@ -90,6 +91,7 @@ export async function forgetProjectFolder(): Promise<void> {
  * remembered for the next visit.
  */
 export async function pickProjectFolder(): Promise<FileSystemDirectoryHandle | null> {
+  // Chromium only: not in TypeScript's DOM lib.
   const picker = (window as unknown as { showDirectoryPicker?: DirectoryPicker }).showDirectoryPicker;
   if (typeof picker !== 'function') {
     throw new BrainError(

@@ -44,6 +44,7 @@ export async function transferCopy<T>(bytes: T, pieceBytes = 4 * 1024 * 1024): P
 export function watchProgressVia(remote: Comlink.Remote<BrainWorker>, track: Track, gone: () => boolean) {
   return async (listener: EngineProgressListener): Promise<() => Promise<void>> => {
     const remoteStop = await track(() => remote.watchProgress(Comlink.proxy(listener)));
+    // The worker returns its stop function as a Comlink proxy: here it is a Remote, whose call is async.
     const stop = remoteStop as unknown as Comlink.Remote<() => void>;
     return async () => {
       // Closing or closed: the worker drops every listener with the database.

@@ -22,17 +22,14 @@ export interface StartedWorker {
   readonly url: string;
 }
 
-type WorkerClass = typeof Worker;
-const scope = globalThis as unknown as { Worker: WorkerClass };
-
 /**
  * `new Worker(new URL(…))` stays literal so that bundlers find it; the URL they rewrite it to is known only inside
  * that expression, so a subclass that remembers it stands in for `Worker` during this one synchronous statement.
  */
 function createBrainWorker(name: string): { worker: Worker; url: string } {
-  const Native = scope.Worker;
+  const Native = globalThis.Worker;
   let url = '';
-  scope.Worker = class extends Native {
+  globalThis.Worker = class extends Native {
     constructor(scriptUrl: string | URL, options?: WorkerOptions) {
       url = String(scriptUrl);
       super(scriptUrl, options);
@@ -47,7 +44,7 @@ function createBrainWorker(name: string): { worker: Worker; url: string } {
   } catch (error) {
     throw startError('create', url, `could not be created (${describe(error)})`);
   } finally {
-    scope.Worker = Native;
+    globalThis.Worker = Native;
   }
 }
 
@@ -96,6 +93,7 @@ export async function startBrainWorker(
     );
   });
   // Any answer — a value or an error — means the worker's module ran and Comlink listens.
+  // Reading a property of a Remote is a round trip to the worker; Comlink's types do not say so.
   const probe = remote.open as unknown as { readonly length: Promise<number> };
   const answered = Promise.resolve(probe.length).then(
     () => undefined,

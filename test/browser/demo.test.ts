@@ -4,8 +4,8 @@
  * the agent goes on from resumePoint.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { demoScript, scriptActions } from '../../src/core/demo/script';
-import { createDemoAgent } from '../../src/lib/demo-agent';
+import { demoScript, scriptActions } from '../../src/ui/demo/script';
+import { createDemoAgent } from '../../src/ui/demo/agent';
 import { openBrain, type Brain } from '../../src/lib/index';
 import { demoProjectFiles } from '../../src/storage/agent-folder/demo-project';
 

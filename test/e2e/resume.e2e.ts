@@ -11,7 +11,7 @@
  * each next kill point is at least one step later than where the previous kill actually landed.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { demoScript, scriptActions } from '../../src/core/demo/script';
+import { demoScript, scriptActions } from '../../src/ui/demo/script';
 import { createProfile, openApp, watchErrors, type Profile } from './harness';
 
 test.describe.configure({ mode: 'serial' });

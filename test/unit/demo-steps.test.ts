@@ -4,9 +4,9 @@
  * the step that made it.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentAction } from '../../src/core/demo/actions';
-import { demoScript, scriptActions } from '../../src/core/demo/script';
-import { createDemoAgent, type AgentWorkspace } from '../../src/lib/demo-agent';
+import type { AgentAction } from '../../src/ui/demo/actions';
+import { demoScript, scriptActions } from '../../src/ui/demo/script';
+import { createDemoAgent, type AgentWorkspace } from '../../src/ui/demo/agent';
 import { demoProjectFiles } from '../../src/storage/agent-folder/demo-project';
 import { memoryBrain } from './engine-helpers';
 import { fakeMemoryFiles } from './memory-files-fake';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentAction } from '../../src/core/demo/actions';
-import { nextScriptedAction } from '../../src/core/demo/next';
-import { demoScript, scriptActions } from '../../src/core/demo/script';
-import { createDemoAgent, type AgentWorkspace } from '../../src/lib/demo-agent';
+import type { AgentAction } from '../../src/ui/demo/actions';
+import { nextScriptedAction } from '../../src/ui/demo/next';
+import { demoScript, scriptActions } from '../../src/ui/demo/script';
+import { createDemoAgent, type AgentWorkspace } from '../../src/ui/demo/agent';
 import { demoProjectFiles } from '../../src/storage/agent-folder/demo-project';
 import { memoryBrain } from './engine-helpers';
 import { fakeMemoryFiles } from './memory-files-fake';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoScript } from '../../src/core/demo/script';
+import { demoScript } from '../../src/ui/demo/script';
 import { eventDocument } from '../../src/core/events/model';
 import { stepTitle } from '../../src/core/events/step-text';
 import { hitHeading, searchExamples, supersededDecisions } from '../../src/ui/search-hit';

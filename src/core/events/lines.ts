@@ -52,6 +52,7 @@ export function eventToLine(event: SessionEvent): { [key: string]: Json } {
       break;
     case 'note':
       if (event.said) line['said'] = true;
+      // Plain JSON, but readonly: `Json` has only mutable arrays.
       if (event.todos) line['todos'] = event.todos as unknown as Json;
       break;
     default:

@@ -46,8 +46,11 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
   const events = createEventsRepo(db);
   const history = createHistoryRepo(db);
   const plans = createPlansRepo(db);
-  /** Set by the compression feature: compresses the session when its active context passed its bound. */
-  const hooks: { afterPublish: ((event: SessionEvent) => Promise<boolean>) | null } = { afterPublish: null };
+  /**
+   * Set by the compression feature: compresses the session when its active context passed its bound; true when
+   * it did. Called after a session's events are published (here, or by an import after its commit).
+   */
+  const hooks: { afterPublish: ((sessionId: SessionId) => Promise<boolean>) | null } = { afterPublish: null };
 
   async function referenced(
     id: EventId,
@@ -209,7 +212,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     const recorded: RecordedEvent = { id: event.id, event, ...(await appendToSessionFile(event)) };
     if (!hooks.afterPublish) return recorded;
     try {
-      return (await hooks.afterPublish(event)) ? { ...recorded, autoCompressed: true } : recorded;
+      return (await hooks.afterPublish(event.sessionId)) ? { ...recorded, autoCompressed: true } : recorded;
     } catch (error) {
       return { ...recorded, autoCompressError: errorText(error) };
     }
@@ -251,8 +254,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
       stored.length === 0 ? { sessionFile: 'no-folder' as const } : await appendToSessionFile(...stored);
     let autoCompressed = false;
     for (const sessionId of sessionIds) {
-      const first = stored.find((e) => e.sessionId === sessionId) as SessionEvent;
-      if (hooks.afterPublish && (await hooks.afterPublish(first))) autoCompressed = true;
+      if (hooks.afterPublish && (await hooks.afterPublish(sessionId))) autoCompressed = true;
     }
     return {
       ids: stored.map((e) => e.id),

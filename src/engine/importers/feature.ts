@@ -10,8 +10,7 @@ import type {
   ImportProgressListener,
   ImportTranscriptResult,
 } from '../../core/api/importers';
-import type { SessionEvent } from '../../core/events/model';
-import type { SessionId } from '../../core/ids';
+import type { TaskId } from '../../core/ids';
 import { BrainError } from '../../core/errors';
 import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
 import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
@@ -100,7 +99,7 @@ export function createImportersFeature(
   /** After the commit: the change notices, and the compression an imported session's size calls for. */
   async function publish(
     imported: readonly ImportedSession[],
-    touched: { steps: Set<number>; checkpoints: Set<number> },
+    touched: { readonly steps: ReadonlySet<TaskId>; readonly checkpoints: ReadonlySet<TaskId> },
   ) {
     for (const s of imported) {
       ctx.emit({ topic: 'sessions', sessionId: s.sessionId });
@@ -108,14 +107,9 @@ export function createImportersFeature(
       ctx.emit({ topic: 'events', sessionId: s.sessionId });
       ctx.emit({ topic: 'summaries', sessionId: s.sessionId });
     }
-    for (const taskId of touched.steps) ctx.emit({ topic: 'steps', taskId: taskId as never });
-    for (const taskId of touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId: taskId as never });
-    for (const s of imported) {
-      // The compression hook reads only the session of the event it is given.
-      await log.hooks
-        .afterPublish?.({ sessionId: s.sessionId as SessionId } as SessionEvent)
-        .catch(() => false);
-    }
+    for (const taskId of touched.steps) ctx.emit({ topic: 'steps', taskId });
+    for (const taskId of touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId });
+    for (const s of imported) await log.hooks.afterPublish?.(s.sessionId).catch(() => false);
   }
 
   return {

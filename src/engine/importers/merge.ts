@@ -2,10 +2,11 @@
 import type { ImportedCounts, ImportedSession } from '../../core/api/importers';
 import type { TranscriptStats } from '../../core/importers/types';
 
-const addCounts = (a: ImportedCounts, b: ImportedCounts): ImportedCounts =>
-  Object.fromEntries(
-    Object.keys(a).map((k) => [k, a[k as keyof ImportedCounts] + b[k as keyof ImportedCounts]]),
-  ) as unknown as ImportedCounts;
+const addCounts = (a: ImportedCounts, b: ImportedCounts): ImportedCounts => {
+  const sum: Record<keyof ImportedCounts, number> = { ...a };
+  for (const k of Object.keys(a) as (keyof ImportedCounts)[]) sum[k] = a[k] + b[k];
+  return sum;
+};
 
 const addTally = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) => {
   const out: Record<string, number> = { ...a };

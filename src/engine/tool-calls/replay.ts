@@ -9,7 +9,7 @@
  * memory.
  */
 import type { RecordToolCallInput, RecordedToolCall } from '../../core/api/tool-calls';
-import type { SessionId } from '../../core/ids';
+import type { SessionId, TaskId } from '../../core/ids';
 import { toolContextFromJson, toolContextToJson, type ToolContext } from '../../core/tool-calls/context';
 import type { EngineContext } from '../context';
 import type { ToolCallsDeps } from './feature';
@@ -20,7 +20,7 @@ export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
   const contexts = new Map<SessionId, ToolContext>();
   const newBatch = () => newBatchState(deps, contexts, true);
   let batch = newBatch();
-  const touched = { steps: new Set<number>(), checkpoints: new Set<number>() };
+  const touched = { steps: new Set<TaskId>(), checkpoints: new Set<TaskId>() };
   const loadContext = async (sessionId: SessionId): Promise<ToolContext> => {
     let context = contexts.get(sessionId);
     if (!context) {

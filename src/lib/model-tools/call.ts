@@ -3,7 +3,7 @@
  * generation, so it runs under a strict CSP), runs it, and answers with text the model can act on — the
  * result, or what was wrong and what to do instead. It never throws for a bad call; only a bug would.
  */
-import { Validator, type OutputUnit } from '@cfworker/json-schema';
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { isBrainError } from '../../core/errors';
 import { eventTools } from './event-tools';
 import { planTools } from './plan-tools';
@@ -37,7 +37,8 @@ function validatorFor(name: string, bound: ReadonlySet<string>, schema: ObjectSc
   const key = `${name}|${[...bound].sort().join(',')}`;
   let validator = validators.get(key);
   if (!validator) {
-    validator = new Validator(schema as never, '2020-12', false);
+    // The same JSON Schema object; the package's `Schema` type only has mutable arrays.
+    validator = new Validator(schema as Schema, '2020-12', false);
     validators.set(key, validator);
   }
   return validator;

@@ -2,28 +2,13 @@
  * `resumePrompt(brain, sessionId)`: the markdown handoff a model reads after a restart or a compaction, built from
  * `brain.resumePoint(sessionId)` alone: goal, where it stopped, the next action, checks done and still to run,
  * files changed, decisions, open blockers and questions, and what the context no longer holds (with how to find
- * it). Fields newer engines add (the agent's own todo list, its stated intention, `changedSince`) are used when
- * present and never required. Lists are bounded; what is left out says how many and how to look it up.
+ * it). Lists are bounded; what is left out says how many and how to look it up.
  */
 import type { ResumePoint, SessionId } from '../../worker/protocol';
 
 export interface ResumePromptOptions {
   /** Items per list (decisions, files, checks …) before "… and N more". Default 20. */
   readonly maxItems?: number;
-}
-
-/** Fields some engine versions add to a checkpoint file; read when there, never required. */
-interface NewerFile {
-  readonly outside?: boolean;
-  readonly transient?: boolean;
-}
-
-/** Fields some engine versions add to the checkpoint; read when there, never required. */
-interface NewerCheckpoint {
-  readonly agentPlan?: {
-    readonly items: readonly { readonly n: number; readonly text: string; readonly state: string }[];
-  } | null;
-  readonly intention?: { readonly text: string } | null;
 }
 
 type Section = readonly string[] | null;
@@ -51,7 +36,6 @@ export async function resumePrompt(
 export function resumePromptFrom(point: ResumePoint, options: ResumePromptOptions = {}): string {
   const max = options.maxItems ?? 20;
   const cp = point.checkpoint;
-  const newer = cp as unknown as NewerCheckpoint;
   const task = point.task ? `, task ${point.task.id} "${quote(point.task.title)}" (${point.task.state})` : '';
   const head = [
     `# Resuming session ${point.sessionId}${task}`,
@@ -63,7 +47,7 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
     stopped.push(`Last progress: ${quote(cp.lastProgress.text)}`);
     if (cp.lastProgress.next) stopped.push(`It said it would next: ${quote(cp.lastProgress.next)}`);
   }
-  if (newer.intention?.text) stopped.push(`Its last stated intention: ${quote(newer.intention.text)}`);
+  if (cp.intention?.text) stopped.push(`Its last stated intention: ${quote(cp.intention.text)}`);
   if (cp.latestInstruction)
     stopped.push(`Latest instruction from the person: ${quote(cp.latestInstruction.text)}`);
   if (stopped.length === 0) stopped.push('Nothing recorded yet about where it stopped.');
@@ -77,7 +61,7 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
       `The check "${action.failing.name}" last ${action.failing.result}: ${quote(action.failing.text)}`,
     );
 
-  const plan = planLines(point, newer, max);
+  const plan = planLines(point, max);
   return [
     head,
     section('Where it stopped', stopped),
@@ -87,14 +71,14 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
     section(
       'Files changed',
       bounded(
-        point.filesChanged.filter((file) => !(file as NewerFile).transient),
+        point.filesChanged.filter((file) => !file.transient),
         max,
         (file) => {
           const entries =
             file.checkpointEntryIds.length === 0
               ? ''
               : `; checkpoint entries ${file.checkpointEntryIds.join(', ')}`;
-          return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${(file as NewerFile).outside ? '; outside the project' : ''})`;
+          return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${file.outside ? '; outside the project' : ''})`;
         },
         'search_history with the path',
       ),
@@ -134,7 +118,7 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
     .concat('\n');
 }
 
-function planLines(point: ResumePoint, newer: NewerCheckpoint, max: number): string[] {
+function planLines(point: ResumePoint, max: number): string[] {
   if (point.plan) {
     const steps = [...point.plan.steps].sort((a, b) => a.n - b.n);
     return bounded(
@@ -144,7 +128,7 @@ function planLines(point: ResumePoint, newer: NewerCheckpoint, max: number): str
       'read the plan',
     );
   }
-  const items = newer.agentPlan?.items ?? [];
+  const items = point.checkpoint.agentPlan?.items ?? [];
   if (items.length === 0)
     return ['No plan yet: for more than a couple of steps, write one with create_plan.'];
   return [
@@ -155,10 +139,8 @@ function planLines(point: ResumePoint, newer: NewerCheckpoint, max: number): str
 
 function checkLines(point: ResumePoint, max: number): string[] {
   const doneIds = new Set(point.validationsDone.map((v) => v.eventId));
-  const changed = (v: ResumePoint['validationsDone'][number]) =>
-    (v as { readonly changedSince?: readonly string[] }).changedSince ?? [];
-  const holding = point.validationsDone.filter((v) => changed(v).length === 0);
-  const staled = point.validationsDone.filter((v) => changed(v).length > 0);
+  const holding = point.validationsDone.filter((v) => v.changedSince.length === 0);
+  const staled = point.validationsDone.filter((v) => v.changedSince.length > 0);
   const notPassing = point.checkpoint.validations.filter(
     (v) => !doneIds.has(v.eventId) && v.result !== 'passed',
   );
@@ -173,7 +155,7 @@ function checkLines(point: ResumePoint, max: number): string[] {
       staled,
       max,
       (v) =>
-        `passed, but ${changed(v).slice(0, 5).join(', ')}${changed(v).length > 5 ? ' …' : ''} changed since — run again: ${quote(v.name)}`,
+        `passed, but ${v.changedSince.slice(0, 5).join(', ')}${v.changedSince.length > 5 ? ' …' : ''} changed since — run again: ${quote(v.name)}`,
       'search_history kinds ["validation"]',
     ),
     ...bounded(

@@ -1,5 +1,5 @@
 // An embedding example: a toy agent loop that records what it does through the public API only.
-import { openBrain, type Brain } from '../../lib/index';
+import { openBrain, type Brain, type Json } from '../../lib/index';
 
 const log = document.getElementById('log') as HTMLPreElement;
 const status = document.getElementById('status') as HTMLParagraphElement;
@@ -20,7 +20,7 @@ async function runLoop(brain: Brain): Promise<{ sessionId: number; taskId: numbe
     content: 'How many words are in the README?',
   });
   const text = 'agent brain keeps what an agent needs outside its context window';
-  const actions: Array<[string, () => unknown]> = [
+  const actions: Array<[string, () => Json]> = [
     ['read_file', () => ({ path: 'README.md', bytes: text.length })],
     ['count_words', () => text.split(/\s+/).length],
     ['write_file', () => ({ path: 'REPORT.md', content: `words: ${text.split(/\s+/).length}` })],
@@ -28,7 +28,7 @@ async function runLoop(brain: Brain): Promise<{ sessionId: number; taskId: numbe
   ];
   for (const [tool, act] of actions) {
     const result = act();
-    await brain.recordStep({ taskId, tool, params: { tool }, result: result as never, status: 'ok' });
+    await brain.recordStep({ taskId, tool, params: { tool }, result, status: 'ok' });
     say(`step ${tool}: ${JSON.stringify(result)}`);
   }
   await brain.recordMessage({

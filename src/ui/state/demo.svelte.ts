@@ -1,14 +1,7 @@
-import {
-  createDemoAgent,
-  demoScript,
-  scriptActions,
-  type AgentAction,
-  type BrainChange,
-  type DemoAgent,
-  type DemoRunResult,
-  type ResumePoint,
-  type Session,
-} from '../../lib/index';
+import type { BrainChange, ResumePoint, Session } from '../../lib/index';
+import type { AgentAction } from '../demo/actions';
+import { createDemoAgent, type DemoAgent, type DemoRunResult } from '../demo/agent';
+import { demoScript, scriptActions } from '../demo/script';
 import { messageOf } from '../errors';
 import type { BrainState } from './brain.svelte';
 import type { ProjectState } from './project.svelte';

@@ -55,6 +55,7 @@ export async function createSqliteEngine(
   };
   // Page I/O counts for progress of long statements (io-meter.ts).
   for (const vfs of [memoryVfs, main?.vfs]) if (vfs) ioMeter.attach(vfs);
+  // Both VFSs are typed here only as far as this file reads them; vfs_register takes the package's whole VFS type.
   api.vfs_register(memoryVfs as never, false);
   if (main) api.vfs_register(main.vfs as never, false);
   const mainVfs = main?.vfs.name ?? MEMORY_VFS;

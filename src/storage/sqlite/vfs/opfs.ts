@@ -28,7 +28,8 @@ export async function createOpfsSqliteEngine(
   const coalesce = options.coalesce ?? true;
   const io = coalesce === false ? null : coalesceWrites(vfs, coalesce === true ? {} : coalesce);
   const explainIo = () => {
-    // The VFS keeps the exception behind its last failed call; OPFS reports a full quota as QuotaExceededError.
+    // The VFS keeps the exception behind its last failed call (a field the package's types leave out); OPFS
+    // reports a full quota as QuotaExceededError.
     const cause = (vfs as unknown as { lastError: unknown }).lastError;
     if (cause instanceof DOMException && cause.name === 'QuotaExceededError') {
       (vfs as unknown as { lastError: unknown }).lastError = null;

@@ -4,10 +4,7 @@
  * event — counted per plan step, so a script that runs `npm test` twice in a step (failing, then passing) needs two
  * runs logged there before it moves on, and a run already logged is never repeated.
  */
-import type { SessionEvent } from '../events/model';
-import type { TaskId } from '../ids';
-import type { TaskState } from '../model';
-import { firstUnfinishedStep, type Plan } from '../plan/model';
+import type { Plan, PlanStep, SessionEvent, TaskId, TaskState } from '../../lib/index';
 import { recallNote, type AgentAction } from './actions';
 import { scriptActions, type DemoScript } from './script';
 
@@ -31,6 +28,14 @@ export interface NextScripted {
 }
 
 type Matcher = (e: SessionEvent) => boolean;
+
+/** The step to work on, as the plan reads: the first in checklist order not done or skipped. */
+function stepToWorkOn(plan: Plan | null): PlanStep | null {
+  if (!plan) return null;
+  return (
+    [...plan.steps].sort((a, b) => a.n - b.n).find((s) => s.state === 'todo' || s.state === 'started') ?? null
+  );
+}
 
 /** What event shows an action was done (null: not shown by one event). */
 function matcherOf(action: AgentAction): { key: string; match: Matcher } | null {
@@ -94,7 +99,7 @@ export function nextScriptedAction(script: DemoScript, state: ScriptState): Next
   if (plan && state.plan === null) return at(plan);
   const compresses: AgentAction[] = all.filter((a) => a.kind === 'compress');
   const compressOrdinal = (action: AgentAction) => compresses.indexOf(action) + 1;
-  const step = firstUnfinishedStep(state.plan);
+  const step = stepToWorkOn(state.plan);
   if (step === null) {
     for (const action of script.finish) {
       if (action.kind === 'compress' && state.compressions < compressOrdinal(action)) return at(action);

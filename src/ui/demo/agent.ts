@@ -1,8 +1,9 @@
 /**
  * The demo agent: a loop that asks a driver for the next action and carries it out through the public API —
  * events, plan steps, file edits with checkpoints, child tasks, compressions, history lookups — exactly as a
- * playground's agent would. The built-in driver follows a fixed script (src/core/demo) against the demo project;
- * a playground swaps in its own `AgentDriver` (its model loop) and keeps the rest.
+ * playground's agent would. The built-in driver follows a fixed script (script.ts) against the demo project;
+ * another `AgentDriver` (a model loop) could take its place and keep the rest. The app's own code: the package
+ * does not export it.
  *
  * It can be paused (between actions), killed at any point (a page closed mid-action) and run again: each run
  * starts from `resumePoint` and the session's log, so finished work — validation above all — is never repeated.
@@ -14,9 +15,9 @@ import {
   toolCallOf,
   type AgentAction,
   type ToolCallOf,
-} from '../core/demo/actions';
-import { nextScriptedAction } from '../core/demo/next';
-import { demoScript, type DemoScript } from '../core/demo/script';
+} from './actions';
+import { nextScriptedAction } from './next';
+import { demoScript, type DemoScript } from './script';
 import type {
   BrainApi,
   CheckpointEntryId,
@@ -30,7 +31,7 @@ import type {
   StepStatus,
   Task,
   TaskId,
-} from '../worker/protocol';
+} from '../../lib/index';
 
 /** What a driver sees before each action: where the session stands, as a restart finds it. */
 export interface AgentContext {
@@ -477,12 +478,9 @@ async function recordTool(
   const { id } = await brain.recordStep({
     taskId,
     tool: call.tool,
-    params: call.input as unknown as Json,
+    params: call.input,
     result: outcome.result,
     status: outcome.status,
   });
   return id;
 }
-
-export type { AgentAction, EditOp } from '../core/demo/actions';
-export { demoScript, scriptActions, type DemoScript } from '../core/demo/script';

@@ -1,6 +1,6 @@
 /**
  * What an agent does, as data: the vocabulary an AgentDriver (the scripted demo, or a playground's model loop)
- * returns one at a time and the runner (src/lib/demo-agent.ts) carries out through the public API. Every action
+ * returns one at a time and the runner (agent.ts) carries out through the public API. Every action
  * records what it did as session events, so a restart can tell what is done.
  */
 
