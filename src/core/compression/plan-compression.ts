@@ -6,8 +6,8 @@
 import { eventToLine } from '../events/lines';
 import type { SessionEvent } from '../events/model';
 import type { EventId } from '../ids';
-import { extractCheckpoint, type ExtractInput } from './extract';
-import type { CheckpointFold } from './fold';
+import { extractActiveCheckpoint, type ExtractInput } from './extract';
+import type { CompressionFold } from './fold';
 import { finishFold, type FinishContext } from './fold-finish';
 import { foldVerdicts, type Verdict } from './fold-verdicts';
 import { approxTokens, type ActiveCheckpoint, type BudgetItem, type ContextBudget } from './model';
@@ -59,14 +59,14 @@ export interface PlanCompressionInput extends ExtractInput, PlanOptions {}
 
 /** A compression planned from the whole log (tests, tools); the engine plans from its saved fold instead. */
 export function planCompression(input: PlanCompressionInput): CompressionPlan {
-  const { checkpoint, verdicts } = extractCheckpoint(input);
+  const { checkpoint, verdicts } = extractActiveCheckpoint(input);
   const active = input.events.filter((e) => e.compressedAt === null);
   return planFrom(checkpoint, verdicts, active, input);
 }
 
 export interface FoldedCompressionInput extends FinishContext, PlanOptions {
   /** The fold of every event of the session, up to the newest. */
-  readonly fold: CheckpointFold;
+  readonly fold: CompressionFold;
   /** The events still in the active context (the newest ones: a suffix of the log). */
   readonly active: readonly SessionEvent[];
 }
