@@ -27,7 +27,7 @@ const MAX_TAIL = 500;
 export function createCompressionFeature(log: EventLog, files: MemoryFilesProvider) {
   const { events, history } = log.repos;
   const { db, clock } = log.ctx;
-  const journal = createTranscriptRepo(db);
+  const transcript = createTranscriptRepo(db);
   const folds = createSessionFolds(log);
 
   async function plannedCompression(sessionId: SessionId, options: CompressOptions, now: number) {
@@ -101,7 +101,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     const now = clock.now();
     const { state, plan } = await plannedCompression(sessionId, options, now);
     const ids = await db.transaction(async () => {
-      const summaryId = await journal.addSummary({
+      const summaryId = await transcript.addSummary({
         sessionId,
         taskId: state.task?.id ?? null,
         kind: SUMMARY_KIND,

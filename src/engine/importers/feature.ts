@@ -42,7 +42,7 @@ export function createImportersFeature(
   const imports = createImportsRepo(ctx.db);
   const sessions = createSessionsRepo(ctx.db);
   const tasks = createTasksRepo(ctx.db);
-  const journal = createTranscriptRepo(ctx.db);
+  const transcript = createTranscriptRepo(ctx.db);
 
   async function importTranscript(
     input: unknown,
@@ -61,7 +61,7 @@ export function createImportersFeature(
       imports,
       sessions,
       tasks,
-      journal,
+      transcript,
       backups: createBackupLookup(sorted.backups),
     };
     // Both caches bounded while the import writes far more than it reads back (page-cache.ts, blobs/cache.ts), and
