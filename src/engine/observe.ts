@@ -2,7 +2,7 @@ import { BrainError } from '../core/errors';
 import type { SizeHistoryPolicy } from '../core/size-history';
 import { ioMeter, type IoMeter } from '../storage/sqlite/vfs/io-meter';
 import type { EngineContext } from './context';
-import { createProgressFeature } from './progress/feature';
+import { createProgressReportsFeature } from './progress-reports/feature';
 import { createSizeHistoryFeature } from './size-history/feature';
 import type { BrainApi } from '../core/api';
 import type { ProgressApi, SizeHistoryApi } from '../core/api/size-history';
@@ -29,7 +29,7 @@ export function observeEngine(
   options: ObserveOptions = {},
 ): BrainApi {
   const history = createSizeHistoryFeature(ctx, options.sizeHistory);
-  const progress = createProgressFeature(ctx, options.meter ?? ioMeter, options.now);
+  const progress = createProgressReportsFeature(ctx, options.meter ?? ioMeter, options.now);
   const observed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(engine)) {
     if (typeof value !== 'function' || passThrough.has(name)) {

@@ -25,7 +25,7 @@ import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
 import { createToolCallDeps } from '../tool-calls/feature';
 import { createToolCallReplay } from '../tool-calls/replay';
-import { createImportReporter } from './progress';
+import { createImportReporter } from './progress-reports';
 import { parseFiles, sortSources } from './sources';
 import { createBackupLookup } from './tool-call-input';
 import { importUnit, type UnitResult } from './unit';
