@@ -14,7 +14,7 @@ import { assemble, serialise } from './assemble';
 import { createCheckpointStore, createCheckpointsFeature } from './checkpoints/feature';
 import { defaultLimits, type EngineContext, type EngineLimits } from './context';
 import { createChangeListeners, createDatabaseFeature } from './database/feature';
-import { createIdleCheckpoint } from './database/idle-wal-checkpoint';
+import { createIdleWalCheckpoint } from './database/idle-wal-checkpoint';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
@@ -47,9 +47,9 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     whenIdle: createIdleRunner(queue),
   };
   // Every call asks for the WAL checkpoint once the engine is idle again (idle jobs use `queue` itself).
-  const askCheckpoint = createIdleCheckpoint(ctx);
+  const askWalCheckpoint = createIdleWalCheckpoint(ctx);
   const calls: SerialQueue = {
-    run: (job) => queue.run(job).finally(askCheckpoint),
+    run: (job) => queue.run(job).finally(askWalCheckpoint),
     get pending() {
       return queue.pending;
     },

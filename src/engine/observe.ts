@@ -2,7 +2,7 @@ import type { SizeHistoryPolicy } from '../core/size-history';
 import { ioMeter, type IoMeter } from '../storage/sqlite/vfs/io-meter';
 import { assemble, wrapMethods } from './assemble';
 import type { EngineContext } from './context';
-import { createProgressFeature } from './progress/feature';
+import { createProgressReportsFeature } from './progress-reports/feature';
 import { createSizeHistoryFeature } from './size-history/feature';
 import type { BrainApi } from '../core/api';
 import type { ProgressApi, SizeHistoryApi } from '../core/api/size-history';
@@ -32,7 +32,7 @@ export function observeEngine(
   options: ObserveOptions = {},
 ): BrainApi {
   const history = createSizeHistoryFeature(ctx, options.sizeHistory);
-  const progress = createProgressFeature(ctx, options.meter ?? ioMeter, options.now);
+  const progress = createProgressReportsFeature(ctx, options.meter ?? ioMeter, options.now);
   const observed = wrapMethods(engine, (name, method) => {
     if (passThrough.has(name)) return method;
     const run =

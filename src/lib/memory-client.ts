@@ -38,7 +38,7 @@ export function memoryClient(call: Caller): MemoryApi {
   };
 }
 
-/** Writes prose (e.g. with a model) from the structured checkpoint. */
+/** Writes prose (e.g. with a model) from the active checkpoint. */
 export type ProseWriter = (
   preview: Awaited<ReturnType<MemoryApi['activeCheckpoint']>>,
 ) => Promise<string> | string;

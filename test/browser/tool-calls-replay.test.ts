@@ -21,7 +21,7 @@ import {
   summaryFigures,
   termFigures,
 } from '../fixtures/agent-sessions/final-metrics';
-import { checkIdsOf, checkPoint } from '../fixtures/agent-sessions/metrics';
+import { checkIdsOf, checkResumePoint } from '../fixtures/agent-sessions/metrics';
 import {
   compareSteps,
   inputOf,
@@ -93,7 +93,7 @@ async function replayWithKills(fixture: AgentSessionFixture, dbName: string, see
       ...compareSteps(fixture, resume.steps, done).map((p) => `kill at call ${inFlight.n}: ${p}`),
     );
     const { idsByGroup } = await checkIdsOf(api, fixture, ids);
-    const point = await checkPoint(api, fixture, ids, done, idsByGroup);
+    const point = await checkResumePoint(api, fixture, ids, done, idsByGroup);
     problems.push(
       ...point.problems.filter(
         (p) => !(knownStale[fixture.name] && p.endsWith(knownStale[fixture.name] as string)),

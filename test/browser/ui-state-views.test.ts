@@ -181,7 +181,7 @@ describe('LifecycleState', () => {
     const lifecycle = new LifecycleState(state);
     stops.push(lifecycle.start());
     await lifecycle.settled();
-    expect(lifecycle.plan?.counts.clean).toBe(6);
+    expect(lifecycle.cleanupPlan?.counts.clean).toBe(6);
     expect(lifecycle.titles[done[0]!]).toBe('old 0');
 
     const [seen, stop] = watch(() => lifecycle.cleaning.progress);
@@ -194,7 +194,7 @@ describe('LifecycleState', () => {
     expect(counts).toEqual(['0/6', '4/6', '6/6']);
     expect(seen.at(-1)).toBeNull();
     await lifecycle.settled();
-    expect(lifecycle.plan?.counts.clean).toBe(0);
+    expect(lifecycle.cleanupPlan?.counts.clean).toBe(0);
     expect(lifecycle.log).toHaveLength(6);
   });
 });

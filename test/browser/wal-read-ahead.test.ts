@@ -1,6 +1,6 @@
 /**
  * The WAL's read-ahead (src/storage/sqlite/vfs/read-ahead.ts, in the coalescing VFS), in real Chromium on real OPFS:
- * a checkpoint and a recovery after a kill read the log in a few chunk reads instead of one OPFS call per frame,
+ * a WAL checkpoint and a recovery after a kill read the log in a few chunk reads instead of one OPFS call per frame,
  * and read it right. The control runs the same with the read-ahead off and counts the frame-by-frame reads.
  */
 import * as Comlink from 'comlink';
@@ -53,7 +53,7 @@ async function fillLog(api: Comlink.Remote<CoalescingWorkerApi>): Promise<void> 
 
 describe("the WAL's read-ahead", () => {
   for (const readAhead of [true, false]) {
-    it(`a checkpoint reads the log ${readAhead ? 'in a few chunks' : 'frame by frame (control: read-ahead off)'}, and right`, async () => {
+    it(`a WAL checkpoint reads the log ${readAhead ? 'in a few chunks' : 'frame by frame (control: read-ahead off)'}, and right`, async () => {
       const name = uniqueName();
       const { api } = await opened(name, readAhead ? undefined : false);
       await fillLog(api);

@@ -1,8 +1,8 @@
 /**
  * agent.db on OPFS in write-ahead-log mode (src/storage/sqlite/vfs/open.ts), in real Chromium on real OPFS: a commit is
  * one append to agent.db-wal; what is committed survives a killed worker; the whole-file port (export, install)
- * never works on a file whose WAL holds frames; the engine checkpoints at idle, after its deferred search indexing;
- * export and import through the engine see every transaction and leave no stale frame.
+ * never works on a file whose WAL holds frames; the engine runs a WAL checkpoint at idle, after its deferred search
+ * indexing; export and import through the engine see every transaction and leave no stale frame.
  */
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ async function closeBrain(brain: Brain) {
 }
 
 describe('agent.db in WAL mode, at the SQLite level', () => {
-  it('is in WAL mode with exclusive locking; a commit is one write to the WAL, agent.db written at a checkpoint', async () => {
+  it('is in WAL mode with exclusive locking; a commit is one write to the WAL, agent.db written at a WAL checkpoint', async () => {
     const name = uniqueName();
     const { api } = await openSqlite(name);
     expect(await api.all('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
@@ -145,7 +145,7 @@ describe('agent.db in WAL mode, at the SQLite level', () => {
     expect(await again.api.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
   });
 
-  it('what was committed survives the worker being killed before any checkpoint', async () => {
+  it('what was committed survives the worker being killed before any WAL checkpoint', async () => {
     const name = uniqueName();
     const first = await openSqlite(name);
     await first.api.exec(SCHEMA);
@@ -256,10 +256,10 @@ describe('agent.db in WAL mode, through the engine', () => {
     const dbName = uniqueName();
     const brain = await brainNamed(dbName);
     await recordCalls(brain, steps.length);
-    // Control: right after the call the steps are in the log only (the checkpoint waits for a quiet time).
+    // Control: right after the call the steps are in the log only (the WAL checkpoint waits for a quiet time).
     expect(await fileSize(`${dbName}-wal`)).toBeGreaterThan(0);
     await expect.poll(() => fileSize(`${dbName}-wal`), { timeout: 20_000 }).toBe(0);
-    // agent.db alone now holds every step and its search document: the indexing came before the checkpoint.
+    // agent.db alone now holds every step and its search document: the indexing came before the WAL checkpoint.
     const file = await fileBytes(dbName);
     expect(
       await queryOf(
@@ -341,7 +341,7 @@ const transcript = () => {
 
 /*
  * A transcript import on a WAL brain runs with a rollback journal (src/storage/sqlite/journal-mode.ts: its one large
- * transaction of new pages is written once, not to the log and again at a checkpoint) and leaves the brain in WAL
+ * transaction of new pages is written once, not to the log and again at a WAL checkpoint) and leaves the brain in WAL
  * mode — also when the worker is killed in the middle of it: the hot journal is rolled back at the next open, which
  * puts the brain in WAL mode again, with nothing of the import and everything from before.
  */
@@ -355,7 +355,7 @@ describe('a transcript import on a WAL brain', () => {
     const { sessions } = await brain.importTranscript(input);
     expect(sessions).toHaveLength(1);
     // Its pages went into agent.db at once, not through the log (in WAL mode they would sit in agent.db-wal until
-    // the idle checkpoint, 200 ms after the last call); the log holds only what came after the commit (the
+    // the idle WAL checkpoint, 200 ms after the last call); the log holds only what came after the commit (the
     // imported session's compression).
     const grown = (await fileSize(dbName)) - before;
     expect(grown).toBeGreaterThan(512 * 1024);

@@ -23,7 +23,7 @@ function mark(
 
 const statement = `Fix the bug in bulk_create.\n${'The issue description goes on and on. '.repeat(120)}`;
 
-describe('the checkpoint on an agent session', () => {
+describe('the active checkpoint on an agent session', () => {
   it('takes the stated intention over the whole instruction, bounded', () => {
     const events = mark(
       log(

@@ -76,7 +76,7 @@ describe('compressContext', () => {
     expect(result.budget.after.chars).toBeLessThan(result.budget.before.chars + result.markdown.length);
   });
 
-  it('moves only new events on the next compression; the checkpoint still knows older ones', async () => {
+  it('moves only new events on the next compression; the active checkpoint still knows older ones', async () => {
     const { api, folder, sessionId } = await setUp();
     await someWork(api, sessionId);
     await api.compressContext(sessionId, { keepTail: 2 });
@@ -153,7 +153,7 @@ describe('compressContext', () => {
     expect(idsIn(folder.texts.get(HISTORY)).length + idsIn(folder.texts.get(SESSION)).length).toBe(450);
   });
 
-  it('marks prose written for an older checkpoint as stale', async () => {
+  it('marks prose written for an older active checkpoint as stale', async () => {
     const { api, sessionId } = await setUp();
     const first = await api.recordInstruction({ sessionId, text: 'Go' });
     const fresh = await api.compressContext(sessionId, { prose: 'We just started.', proseFor: first.id });
@@ -163,7 +163,7 @@ describe('compressContext', () => {
     expect(stale.markdown).toContain('## Notes (written before the latest events)');
   });
 
-  it('lets a model write prose on top of the structured checkpoint (compressWithProse)', async () => {
+  it('lets a model write prose on top of the structured active checkpoint (compressWithProse)', async () => {
     const { api, folder, sessionId } = await setUp();
     await someWork(api, sessionId);
     const seen: string[] = [];
@@ -176,7 +176,7 @@ describe('compressContext', () => {
     expect(result.checkpoint.decisions.map((d) => d.text)).toEqual(['Use papaparse']);
   });
 
-  it('previews the checkpoint without writing anything', async () => {
+  it('previews the active checkpoint without writing anything', async () => {
     const { api, folder, sessionId } = await setUp();
     await someWork(api, sessionId);
     const preview = await api.activeCheckpoint(sessionId);

@@ -1,16 +1,17 @@
 /**
- * The checkpoint fold against the whole-log extractor it replaces (compression-reference.ts, the code before the
+ * The compression fold against the whole-log extractor it replaces (compression-reference.ts, the code before the
  * fold): thousands of random logs of every kind, compressed at random points the way the engine does it — load the
  * saved state (through its JSON), fold the events after it, plan from the fold and the active events only, mark
- * the moved events, save — and at every compression the plan (checkpoint, summary, budget with every verdict,
- * what moves, the tail) and the resume's done validations must equal the reference's over the whole log.
+ * the moved events, save — and at every compression the compression plan (active checkpoint, summary, budget with
+ * every verdict, what moves, the tail) and the resume's done validations must equal the reference's over the whole
+ * log.
  */
 import { describe, expect, it } from 'vitest';
 import {
   foldEvents,
   initialFold,
   stepFold,
-  type CheckpointFold,
+  type CompressionFold,
   type FoldLimits,
 } from '../../src/core/compression/fold';
 import { finishFold } from '../../src/core/compression/fold-finish';
@@ -174,7 +175,7 @@ function same(got: unknown, want: unknown, where: string) {
 }
 
 /** The engine's way: the saved state (through its JSON) with the events after it folded in. */
-function resume(saved: string | null, events: readonly SessionEvent[]): CheckpointFold {
+function resume(saved: string | null, events: readonly SessionEvent[]): CompressionFold {
   const fold = saved === null ? initialFold() : foldFromJson(saved);
   if (fold === null) throw new Error('the saved fold did not read back');
   const after = fold.lastEventId ?? 0;
@@ -235,7 +236,7 @@ function checkSession(seed: number, length: number, stats: LinkStats): number {
   return checked;
 }
 
-describe('the checkpoint fold', () => {
+describe('the compression fold', () => {
   it(
     'equals the whole-log extractor on 3,000 random logs compressed at random points',
     { timeout: 180_000 },
@@ -361,7 +362,7 @@ describe('the saved fold', () => {
     expect(cp.eventCount).toBe(50_000);
   });
 
-  it('with the default limits holds the checkpoint of the whole log below them, and its newest items beyond', () => {
+  it('with the default limits holds the active checkpoint of the whole log below them, and its newest items beyond', () => {
     const events = longLog(3_000);
     const fold = foldEvents(initialFold(), events);
     const cp = finishFold(fold, { sessionId: session, taskId: null, plan: null });

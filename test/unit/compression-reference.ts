@@ -12,7 +12,7 @@ import type {
 import type { EventId, SessionId, TaskId } from '../../src/core/ids';
 import type { Plan } from '../../src/core/plan/model';
 import {
-  CHECKPOINT_VERSION,
+  ACTIVE_CHECKPOINT_VERSION,
   type ActiveCheckpoint,
   type CheckpointDecision,
   type CheckpointFile,
@@ -312,7 +312,7 @@ export function referenceExtract(input: ReferenceInput): Extraction {
     events.find((e) => e.kind === 'instruction')?.text ||
     'No goal recorded yet.';
   const checkpoint: ActiveCheckpoint = {
-    version: CHECKPOINT_VERSION,
+    version: ACTIVE_CHECKPOINT_VERSION,
     sessionId: input.sessionId,
     taskId: input.taskId,
     goal,

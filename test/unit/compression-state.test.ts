@@ -2,7 +2,7 @@
  * The engine's saved fold (migration 7): a compression folds only the events after the state the previous one
  * saved, so recording one more event costs the same in a long session as in a short one; a database without a
  * saved state (written before migration 7) or with an unreadable one folds from the first event, once, to the
- * same checkpoint. Rows read from `events` are counted through the driver.
+ * same active checkpoint. Rows read from `events` are counted through the driver.
  */
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock';
@@ -80,7 +80,7 @@ async function maxRowsPerEvent(api: Api, sessionId: SessionId, reads: { eventRow
 }
 
 // Each test records thousands of events through the whole engine: seconds on a loaded 2-core machine.
-describe('the saved checkpoint fold', () => {
+describe('the saved compression fold', () => {
   it(
     'makes a compression read only the events since the last one, however long the session',
     { timeout: 60_000 },
@@ -95,7 +95,7 @@ describe('the saved checkpoint fold', () => {
   );
 
   it(
-    'folds a session without a saved state from its first event once, to the same checkpoint',
+    'folds a session without a saved state from its first event once, to the same active checkpoint',
     { timeout: 60_000 },
     async () => {
       const { api, sessionId, reads, sql } = await countingBrain();

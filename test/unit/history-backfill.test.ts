@@ -150,7 +150,7 @@ describe('the step index of an older database', () => {
     const { database, total } = await oldDatabase();
     const db = database.driver;
     const history = createHistoryRepo(db);
-    const journal = createTranscriptRepo(db);
+    const transcript = createTranscriptRepo(db);
     const marks: ({ stepsUpto: number; docsUpto: number } | null)[] = [];
     const original = db.transaction.bind(db);
     db.transaction = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -159,7 +159,7 @@ describe('the step index of an older database', () => {
       return result;
     };
     const bytes = 100_000;
-    const pages = await backfillStepIndex(db, history, journal, { steps: 50, bytes, orphanDocs: 10 });
+    const pages = await backfillStepIndex(db, history, transcript, { steps: 50, bytes, orphanDocs: 10 });
     const stepMarks = marks.filter((m) => m !== null && m.docsUpto === 0).map((m) => m?.stepsUpto ?? 0);
     // Orphans first (one page, then the empty one that closes it), then the steps, newest first.
     expect(marks[0]).toEqual({ stepsUpto: total, docsUpto: REMOVED - 1 });
@@ -180,6 +180,6 @@ describe('the step index of an older database', () => {
     expect(pagesOf.filter((p) => p.steps === 1 && p.bytes > bytes).length).toBeGreaterThanOrEqual(1);
     expect(pagesOf.reduce((n, p) => n + p.steps, 0)).toBe(total - 1);
     expect(pages).toBe(marks.length - 1);
-    expect(await backfillStepIndex(db, history, journal)).toBe(0);
+    expect(await backfillStepIndex(db, history, transcript)).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ import {
   summaryFigures,
   termFigures,
 } from '../fixtures/agent-sessions/final-metrics';
-import { checkIdsOf, checkPoint } from '../fixtures/agent-sessions/metrics';
+import { checkIdsOf, checkResumePoint } from '../fixtures/agent-sessions/metrics';
 import {
   compareSteps,
   replayItems,
@@ -64,7 +64,7 @@ describe.each(agentSessions().map((f) => [f.name, f] as const))(
         calls++;
         const { idsByGroup, steps } = await checkIdsOf(brain, fixture, ids);
         problems.push(...compareSteps(fixture, steps, calls));
-        const point = await checkPoint(brain, fixture, ids, calls, idsByGroup);
+        const point = await checkResumePoint(brain, fixture, ids, calls, idsByGroup);
         problems.push(...point.problems);
         expectedDone += point.expectedDone;
         foundDone += point.foundDone;

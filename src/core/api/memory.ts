@@ -164,9 +164,9 @@ export interface PlanApi {
 export interface CompressOptions {
   /** Events kept verbatim in SESSION.jsonl after the summary (default 40, at most 500). */
   readonly keepTail?: number;
-  /** Prose a model wrote on top of the structured checkpoint (see compressWithProse in src/lib). */
+  /** Prose a model wrote on top of the active checkpoint (see compressWithProse in src/lib). */
   readonly prose?: string;
-  /** The `lastEventId` of the checkpoint the prose was written for; newer events mark the prose as stale. */
+  /** The `lastEventId` of the active checkpoint the prose was written for; newer events mark the prose as stale. */
   readonly proseFor?: EventId | null;
 }
 
@@ -234,7 +234,7 @@ export interface ResumePoint {
 }
 
 export interface CompressionApi {
-  /** The structured checkpoint as it stands (no writes): what compressContext would keep. */
+  /** The active checkpoint as it stands (no writes): what compressContext would keep. */
   activeCheckpoint(
     sessionId: SessionId,
   ): Promise<{ checkpoint: ActiveCheckpoint; budget: ContextBudget; markdown: string }>;

@@ -1,7 +1,7 @@
 /**
- * Texts the checkpoint repeats (an instruction in the next action, the agent's stated intention) are bounded: the
- * first lines up to ~300 characters, then where the whole text is — `… (full text: event #N)` — so a problem
- * statement of 4,000 characters never becomes the next action, and nothing is lost.
+ * Texts the active checkpoint repeats (an instruction in the next action, the agent's stated intention) are
+ * bounded: the first lines up to ~300 characters, then where the whole text is — `… (full text: event #N)` — so a
+ * problem statement of 4,000 characters never becomes the next action, and nothing is lost.
  */
 import type { EventId } from '../ids';
 

@@ -7,7 +7,7 @@
 import type { SessionEvent } from '../events/model';
 import type { EventId, SessionId, TaskId } from '../ids';
 import { firstUnfinishedStep, type Plan } from '../plan/model';
-import { foldEvents, initialFold, type CheckpointFold, type FoldLimits } from './fold';
+import { foldEvents, initialFold, type CompressionFold, type FoldLimits } from './fold';
 import { finishFold } from './fold-finish';
 import { foldVerdicts, type Verdict } from './fold-verdicts';
 import type { ActiveCheckpoint } from './model';
@@ -33,7 +33,7 @@ export interface Extraction {
   readonly checkpoint: ActiveCheckpoint;
   readonly verdicts: ReadonlyMap<EventId, Verdict>;
   /** The state after the last event: fold newer events into it to extract again without the old ones. */
-  readonly fold: CheckpointFold;
+  readonly fold: CompressionFold;
 }
 
 export function foldLimitsOf(
@@ -48,7 +48,7 @@ export function foldLimitsOf(
   };
 }
 
-export function extractCheckpoint(input: ExtractInput): Extraction {
+export function extractActiveCheckpoint(input: ExtractInput): Extraction {
   const events = [...input.events].sort((a, b) => a.id - b.id);
   const fold = foldEvents(initialFold(foldLimitsOf(input)), events);
   const checkpoint = finishFold(fold, input);
@@ -57,7 +57,7 @@ export function extractCheckpoint(input: ExtractInput): Extraction {
 
 /** The active checkpoint of a session: goal, instructions, decisions in force, files, validation, blocker, next. */
 export function buildActiveCheckpoint(input: ExtractInput): ActiveCheckpoint {
-  return extractCheckpoint(input).checkpoint;
+  return extractActiveCheckpoint(input).checkpoint;
 }
 
 export { firstUnfinishedStep };

@@ -5,9 +5,9 @@
 import type { EventId, SessionId, TaskId } from '../ids';
 import type { TaskState } from '../model';
 import type { Plan } from '../plan/model';
-import type { CheckFold, CheckpointFold, FileFold } from './fold';
+import type { CheckFold, CompressionFold, FileFold } from './fold';
 import {
-  CHECKPOINT_VERSION,
+  ACTIVE_CHECKPOINT_VERSION,
   type ActiveCheckpoint,
   type CheckpointFile,
   type CheckpointValidation,
@@ -19,10 +19,10 @@ const unfinishedSteps = (plan: Plan | null) =>
   new Set(plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? []);
 
 /**
- * The checks the checkpoint shows, in run order: the latest run of each check name, and the latest run of each
+ * The checks the active checkpoint shows, in run order: the latest run of each check name, and the latest run of each
  * check on a plan step still unfinished (the plan is the current one, so this is chosen at the end, not folded).
  */
-export function chosenChecks(state: CheckpointFold, plan: Plan | null): CheckFold[] {
+export function chosenChecks(state: CompressionFold, plan: Plan | null): CheckFold[] {
   const unfinished = unfinishedSteps(plan);
   const chosen = new Map<EventId, CheckFold>();
   for (const key of state.latestCheckByName.values()) {
@@ -47,14 +47,14 @@ export const affectsChecks = (f: FileFold) =>
   !f.outside && !isTransient(f) && !f.path.startsWith('.agent/') && f.path !== '.agent';
 
 /** Files changed after event `eventId` that may affect a check run then, least recently changed first. */
-export function changedSince(state: CheckpointFold, eventId: EventId): string[] {
+export function changedSince(state: CompressionFold, eventId: EventId): string[] {
   if (state.lastFileChange <= eventId) return [];
   const paths: string[] = [];
   for (const f of state.files.values()) if (f.lastEventId > eventId && affectsChecks(f)) paths.push(f.path);
   return paths;
 }
 
-const toValidation = (state: CheckpointFold, c: CheckFold): CheckpointValidation => {
+const toValidation = (state: CompressionFold, c: CheckFold): CheckpointValidation => {
   const changed = changedSince(state, c.latest.eventId);
   return {
     ...c.latest,
@@ -78,7 +78,7 @@ export interface FinishContext {
 }
 
 /** The active checkpoint of the folded events (fresh objects: folding on does not change it). */
-export function finishFold(state: CheckpointFold, context: FinishContext): ActiveCheckpoint {
+export function finishFold(state: CompressionFold, context: FinishContext): ActiveCheckpoint {
   const { plan } = context;
   const instructions = [...state.instructions.values()];
   const latest = instructions.at(-1) ?? null;
@@ -104,7 +104,7 @@ export function finishFold(state: CheckpointFold, context: FinishContext): Activ
   }));
   const lastAction = context.lastAction ?? null;
   return {
-    version: CHECKPOINT_VERSION,
+    version: ACTIVE_CHECKPOINT_VERSION,
     sessionId: context.sessionId,
     taskId: context.taskId,
     goal: plan?.goal || context.taskTitle || state.firstInstruction || 'No goal recorded yet.',

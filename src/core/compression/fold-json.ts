@@ -11,7 +11,7 @@ import {
   type AgentPlanFold,
   type AnswerFold,
   type CheckFold,
-  type CheckpointFold,
+  type CompressionFold,
   type FileFold,
   type FoldLimits,
   type ProgressFold,
@@ -45,7 +45,7 @@ interface FoldJson {
   readonly agentPlan: AgentPlanFold | null;
 }
 
-export function foldToJson(state: CheckpointFold): string {
+export function foldToJson(state: CompressionFold): string {
   const json: FoldJson = {
     format: FOLD_FORMAT,
     limits: state.limits,
@@ -173,7 +173,7 @@ const sameLimits = (a: FoldLimits, b: FoldLimits) =>
   (Object.keys(b) as (keyof FoldLimits)[]).every((key) => a[key] === b[key]);
 
 /** The saved state, or null when it is of another format or other limits, or does not read back whole. */
-export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): CheckpointFold | null {
+export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): CompressionFold | null {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -186,7 +186,7 @@ export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): Ch
   if (!sameLimits(saved.limits, state.limits)) return null;
   state.eventCount = saved.eventCount;
   state.lastEventId = saved.lastEventId as EventId | null;
-  state.lastTaskId = saved.lastTaskId as CheckpointFold['lastTaskId'];
+  state.lastTaskId = saved.lastTaskId as CompressionFold['lastTaskId'];
   state.firstInstruction = saved.firstInstruction;
   state.lastFileChange = saved.lastFileChange;
   state.lastProgress = saved.lastProgress;

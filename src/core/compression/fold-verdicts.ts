@@ -9,7 +9,7 @@ import { BrainError } from '../errors';
 import type { SessionEvent, ValidationEvent } from '../events/model';
 import type { EventId } from '../ids';
 import type { Plan } from '../plan/model';
-import { normaliseInstruction, type CheckpointFold } from './fold';
+import { normaliseInstruction, type CompressionFold } from './fold';
 import { chosenChecks } from './fold-finish';
 
 export interface Verdict {
@@ -41,7 +41,7 @@ function newerInWindow(window: readonly SessionEvent[]) {
 }
 
 export function foldVerdicts(
-  state: CheckpointFold,
+  state: CompressionFold,
   window: readonly SessionEvent[],
   plan: Plan | null,
 ): Map<EventId, Verdict> {

@@ -1,9 +1,9 @@
 /**
- * The extractor as a fold over the event log: `initialFold()`, `stepFold(state, event)` for each event in id
- * order, `finishFold(state, context)` (fold-finish.ts) → the active checkpoint. The state holds what the checkpoint needs and no
- * more, so a compression can save it and the next one fold only the events recorded since — its cost follows the
- * active context, not the session's age. Verdicts (why each event stays or leaves) come from the state and the
- * active events alone (`foldVerdicts`, fold-verdicts.ts).
+ * The extractor as a fold over the event log — the compression fold: `initialFold()`, `stepFold(state, event)` for
+ * each event in id order, `finishFold(state, context)` (fold-finish.ts) → the active checkpoint. The state holds what
+ * the active checkpoint needs and no more, so a compression can save it and the next one fold only the events
+ * recorded since — its cost follows the active context, not the session's age. Verdicts (why each event stays or
+ * leaves) come from the state and the active events alone (`foldVerdicts`, fold-verdicts.ts).
  *
  * Bounded: every list is capped by `FoldLimits` (the newest items kept) — instructions and answers as before,
  * decisions in force, changed files, open blockers and questions, checks and the links of one item — so the state
@@ -29,7 +29,7 @@ export interface FoldLimits {
    * texts and superseded decisions' chains are remembered for a later answer or supersede.
    */
   readonly maxItems: number;
-  /** Links one item keeps, newest: a decision's `replaces`, a file's checkpoint entries. */
+  /** Links one item keeps, newest: a decision's `replaces`, a file's (file) checkpoint entries. */
   readonly maxLinks: number;
   /** Checks (a name, on a plan step or none) whose latest run and counts are kept. */
   readonly maxChecks: number;
@@ -87,7 +87,7 @@ export type ProgressFold = CheckpointText & { readonly next: string | null };
  * always the one to evict. `stepFold` updates the state in place (a fold over a million events cannot copy it per
  * event): whoever folds owns it.
  */
-export interface CheckpointFold {
+export interface CompressionFold {
   readonly limits: FoldLimits;
   eventCount: number;
   lastEventId: EventId | null;
@@ -125,7 +125,7 @@ export const normaliseInstruction = (text: string) => text.toLowerCase().replace
 export const checkKey = (planStepId: PlanStepId | null, name: string) => `${planStepId ?? ''}\u0000${name}`;
 const textOf = (e: SessionEvent): CheckpointText => ({ eventId: e.id, text: e.text, at: e.createdAt });
 
-export function initialFold(limits: Partial<FoldLimits> = {}): CheckpointFold {
+export function initialFold(limits: Partial<FoldLimits> = {}): CompressionFold {
   return {
     limits: { ...defaultFoldLimits, ...limits },
     eventCount: 0,
@@ -167,7 +167,7 @@ function putNewest<K, V>(
   }
 }
 
-function foldDecision(state: CheckpointFold, e: SessionEvent & { kind: 'decision' }) {
+function foldDecision(state: CompressionFold, e: SessionEvent & { kind: 'decision' }) {
   const { maxItems, maxLinks } = state.limits;
   const retire = (id: EventId, d: { readonly replaces: readonly EventId[] }) =>
     putNewest(state.retired, id, d.replaces, maxItems);
@@ -184,7 +184,7 @@ function foldDecision(state: CheckpointFold, e: SessionEvent & { kind: 'decision
   putNewest(state.decisions, e.id, { ...textOf(e), why: e.why, replaces }, maxItems, retire);
 }
 
-function foldFileChange(state: CheckpointFold, e: SessionEvent & { kind: 'file_change' }) {
+function foldFileChange(state: CompressionFold, e: SessionEvent & { kind: 'file_change' }) {
   const before = state.files.get(e.path);
   const file: FileFold = before ?? {
     path: e.path,
@@ -209,7 +209,7 @@ function foldFileChange(state: CheckpointFold, e: SessionEvent & { kind: 'file_c
   state.lastFileChange = e.id;
 }
 
-function foldValidation(state: CheckpointFold, e: SessionEvent & { kind: 'validation' }) {
+function foldValidation(state: CompressionFold, e: SessionEvent & { kind: 'validation' }) {
   const key = checkKey(e.planStepId, e.name);
   const latest: CheckRun = {
     eventId: e.id,
@@ -231,7 +231,7 @@ function foldValidation(state: CheckpointFold, e: SessionEvent & { kind: 'valida
   });
 }
 
-function foldAnswer(state: CheckpointFold, e: SessionEvent & { kind: 'answer' }) {
+function foldAnswer(state: CompressionFold, e: SessionEvent & { kind: 'answer' }) {
   const { maxItems, maxAnswers } = state.limits;
   const open = state.openQuestions.get(e.answers);
   if (open) {
@@ -244,11 +244,11 @@ function foldAnswer(state: CheckpointFold, e: SessionEvent & { kind: 'answer' })
 }
 
 /** Folds one event (the next in id order) into `state`, in place; returns `state`. */
-export function stepFold(state: CheckpointFold, e: SessionEvent): CheckpointFold {
+export function stepFold(state: CompressionFold, e: SessionEvent): CompressionFold {
   if (state.lastEventId !== null && e.id <= state.lastEventId) {
     throw new BrainError(
       'Internal',
-      `The checkpoint fold is at event ${state.lastEventId}; event ${e.id} is not newer (each event is folded once, in id order).`,
+      `The compression fold is at event ${state.lastEventId}; event ${e.id} is not newer (each event is folded once, in id order).`,
     );
   }
   state.eventCount++;
@@ -308,7 +308,7 @@ export function stepFold(state: CheckpointFold, e: SessionEvent): CheckpointFold
 }
 
 /** Folds events (in id order, all newer than the state) into `state`. */
-export function foldEvents(state: CheckpointFold, events: readonly SessionEvent[]): CheckpointFold {
+export function foldEvents(state: CompressionFold, events: readonly SessionEvent[]): CompressionFold {
   for (const e of events) stepFold(state, e);
   return state;
 }

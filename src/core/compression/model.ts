@@ -8,7 +8,7 @@ import type { CheckpointEntryId, EventId, SessionId, StepId, TaskId } from '../i
 import type { StepStatus } from '../model';
 import type { PlanStepState } from '../plan/model';
 
-export const CHECKPOINT_VERSION = 1;
+export const ACTIVE_CHECKPOINT_VERSION = 1;
 
 export interface CheckpointText {
   readonly eventId: EventId;
@@ -145,7 +145,7 @@ export interface ActiveCheckpoint {
   readonly eventCount: number;
 }
 
-/** Why an event stays in the checkpoint, is kept verbatim in the tail, or is dropped from the context. */
+/** Why an event stays in the active checkpoint, is kept verbatim in the tail, or is dropped from the context. */
 export interface BudgetItem {
   readonly eventId: EventId;
   readonly kind: string;
@@ -155,7 +155,7 @@ export interface BudgetItem {
 }
 
 export interface ContextBudget {
-  /** Events whose substance is in the checkpoint (their line itself moves to the history). */
+  /** Events whose substance is in the active checkpoint (their line itself moves to the history). */
   readonly kept: readonly BudgetItem[];
   /** Events left out of the context: superseded, resolved, repeated, free text… (searchable in the history). */
   readonly dropped: readonly BudgetItem[];

@@ -1,13 +1,14 @@
 /**
- * Plan, then apply: which active events leave the context (to the history), which stay verbatim in the bounded
- * tail of SESSION.jsonl, and the budget view — kept / dropped with reasons, sizes before and after. Storage
- * applies the plan; the plan itself is pure and testable.
+ * The compression plan — plan, then apply: which active events leave the context (to the history), which stay
+ * verbatim in the bounded tail of SESSION.jsonl, and the budget view — kept / dropped with reasons, sizes before and
+ * after. The engine applies the compression plan; the compression plan itself is pure and testable. (The task's
+ * plan, `input.plan`, is an input here: its first unfinished step may be the next action.)
  */
 import { eventToLine } from '../events/lines';
 import type { SessionEvent } from '../events/model';
 import type { EventId } from '../ids';
-import { extractCheckpoint, type ExtractInput } from './extract';
-import type { CheckpointFold } from './fold';
+import { extractActiveCheckpoint, type ExtractInput } from './extract';
+import type { CompressionFold } from './fold';
 import { finishFold, type FinishContext } from './fold-finish';
 import { foldVerdicts, type Verdict } from './fold-verdicts';
 import { approxTokens, type ActiveCheckpoint, type BudgetItem, type ContextBudget } from './model';
@@ -48,25 +49,25 @@ export function chooseTail(active: readonly SessionEvent[], limits: CompressionL
   return tail;
 }
 
-interface PlanOptions {
+interface CompressionPlanOptions {
   readonly limits?: Partial<CompressionLimits>;
   /** The summary in force before this compression (its size counts in "before"). */
   readonly previousSummaryChars?: number;
   readonly render?: RenderOptions;
 }
 
-export interface PlanCompressionInput extends ExtractInput, PlanOptions {}
+export interface PlanCompressionInput extends ExtractInput, CompressionPlanOptions {}
 
 /** A compression planned from the whole log (tests, tools); the engine plans from its saved fold instead. */
 export function planCompression(input: PlanCompressionInput): CompressionPlan {
-  const { checkpoint, verdicts } = extractCheckpoint(input);
+  const { checkpoint, verdicts } = extractActiveCheckpoint(input);
   const active = input.events.filter((e) => e.compressedAt === null);
   return planFrom(checkpoint, verdicts, active, input);
 }
 
-export interface FoldedCompressionInput extends FinishContext, PlanOptions {
+export interface FoldedCompressionInput extends FinishContext, CompressionPlanOptions {
   /** The fold of every event of the session, up to the newest. */
-  readonly fold: CheckpointFold;
+  readonly fold: CompressionFold;
   /** The events still in the active context (the newest ones: a suffix of the log). */
   readonly active: readonly SessionEvent[];
 }
@@ -82,7 +83,7 @@ function planFrom(
   checkpoint: ActiveCheckpoint,
   verdicts: ReadonlyMap<EventId, Verdict>,
   activeEvents: readonly SessionEvent[],
-  input: PlanOptions,
+  input: CompressionPlanOptions,
 ): CompressionPlan {
   const limits = { ...defaultCompressionLimits, ...input.limits };
   const markdown = renderSessionSummary(checkpoint, input.render);

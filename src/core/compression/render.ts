@@ -22,7 +22,7 @@ export interface RenderOptions {
   /** Longest text shown for one item; the whole text stays in the history (default 300). */
   readonly maxItemChars?: number;
   /**
-   * Most open questions shown (the newest); the rest are counted, and stay in the checkpoint and the history
+   * Most open questions shown (the newest); the rest are counted, and stay in the active checkpoint and the history
    * (default 50). Changed files and checks are always all shown; decisions fold as render-items.ts says.
    */
   readonly maxListItems?: number;

@@ -41,7 +41,8 @@ export interface PlanItem {
   readonly section: string | null;
 }
 
-export interface Plan {
+/** PLAN.md read (its items, not the task plan's steps in agent.db: core/plan/model.ts). */
+export interface PlanFile {
   readonly version: number;
   /** The first `#` heading, without a leading "Plan:". */
   readonly title: string | null;
@@ -103,7 +104,7 @@ function locateItems(text: string, document: MarkdownDocument): LocatedItem[] {
   });
 }
 
-export function parsePlan(text: string): Plan {
+export function parsePlan(text: string): PlanFile {
   const document = parseMarkdown(text);
   const problems: FormatProblem[] = [...document.problems];
   const version = formatVersion(document, planFormatVersion, 'PLAN.md', problems);

@@ -31,7 +31,8 @@ export interface ProgressEntry {
   readonly line: number;
 }
 
-export interface Progress {
+/** PROGRESS.md read: the agent's progress log (not a long call's progress reports). */
+export interface ProgressLog {
   readonly version: number;
   readonly entries: readonly ProgressEntry[];
   readonly document: MarkdownDocument;
@@ -42,7 +43,7 @@ const entryPattern =
   /^(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2}))[ \t]+([a-z][a-z_-]*)(?:[ \t]+#([A-Za-z0-9][A-Za-z0-9_.-]*))?:[ \t]*([\s\S]*)$/;
 const kindPattern = /^[a-z][a-z_-]{0,31}$/;
 
-export function parseProgress(text: string): Progress {
+export function parseProgress(text: string): ProgressLog {
   const document = parseMarkdown(text);
   const problems: FormatProblem[] = [...document.problems];
   const version = formatVersion(document, progressFormatVersion, 'PROGRESS.md', problems);

@@ -1,5 +1,5 @@
 export * from './types';
-export { defaultOrphanLimit, planRetention } from './plan';
+export { defaultOrphanLimit, planRetention } from './retention-plan';
 export { describeReason, removalNote } from './describe';
 export {
   createAutoCleanup,

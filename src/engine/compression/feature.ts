@@ -29,13 +29,13 @@ const MAX_TAIL = 500;
 export function createCompressionFeature(log: EventLog, files: MemoryFilesProvider) {
   const { events, history } = log.repos;
   const { db, clock } = log.ctx;
-  const journal = createTranscriptRepo(db);
+  const transcript = createTranscriptRepo(db);
   const folds = createSessionFolds(log);
 
   /** What the checkpoint needs beside the fold: the task's state and what ran last in it. */
   async function taskContext(task: Task | null) {
     if (task === null) return { taskState: null, lastAction: null };
-    const step = await journal.lastStep(task.id);
+    const step = await transcript.lastStep(task.id);
     return { taskState: task.state, lastAction: step === null ? null : lastActionOf(step) };
   }
 
@@ -49,7 +49,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
         : Math.min(MAX_TAIL, Math.max(0, Math.floor(options.keepTail)));
     const lastId = state.fold.lastEventId;
     const prose = options.prose === undefined ? null : requireText(options.prose, 'Prose', 200_000);
-    const plan = planCompressionFromFold({
+    const compressionPlan = planCompressionFromFold({
       sessionId,
       taskId: state.task?.id ?? null,
       taskTitle: state.task?.title ?? null,
@@ -66,14 +66,14 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
         proseStale: prose !== null && options.proseFor !== undefined && options.proseFor !== lastId,
       },
     });
-    return { state, plan };
+    return { state, compressionPlan };
   }
 
   async function writeFiles(
     folder: MemoryFiles,
     sessionId: SessionId,
     state: SessionState,
-    plan: CompressionPlan,
+    compressionPlan: CompressionPlan,
     written: {
       summary: boolean;
       session: boolean;
@@ -84,25 +84,25 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   ) {
     // Lines still in SESSION.jsonl whose events an earlier compression already moved (its file step failed).
     const inFile = readSessionLog((await folder.read(memoryPaths.session))?.text ?? null, sessionId);
-    const moving = new Set(plan.compress.map((e) => e.id));
+    const moving = new Set(compressionPlan.compress.map((e) => e.id));
     const leftover = await events.compressedAmong(
       sessionId,
       inFile.events.filter((e) => !moving.has(e.id)).map((e) => e.id),
     );
-    const toHistory = [...plan.compress, ...leftover].sort((a, b) => a.id - b.id);
+    const toHistory = [...compressionPlan.compress, ...leftover].sort((a, b) => a.id - b.id);
     if (toHistory.length > 0) await folder.appendLines(memoryPaths.history, toHistory.map(eventLine));
     written.history = true;
     await updateFile(folder, memoryPaths.session, (text) => {
-      const rewritten = rewriteSessionLog(text, sessionId, plan.tail);
+      const rewritten = rewriteSessionLog(text, sessionId, compressionPlan.tail);
       written.droppedFragments = rewritten.dropped;
       return rewritten.text;
     });
     written.session = true;
-    await updateFile(folder, memoryPaths.summary, () => plan.markdown);
+    await updateFile(folder, memoryPaths.summary, () => compressionPlan.markdown);
     written.summary = true;
     if (state.plan && state.task) {
-      const { plan: p, task } = state;
-      await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, p, task.title));
+      const { plan: taskPlan, task } = state;
+      await updateFile(folder, memoryPaths.plan, (text) => syncPlanText(text, taskPlan, task.title));
       written.plan = true;
     }
     return written;
@@ -110,28 +110,28 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
 
   async function compress(sessionId: SessionId, options: CompressOptions = {}) {
     const now = clock.now();
-    const { state, plan } = await plannedCompression(sessionId, options, now);
+    const { state, compressionPlan } = await plannedCompression(sessionId, options, now);
     const ids = await db.transaction(async () => {
-      const summaryId = await journal.addSummary({
+      const summaryId = await transcript.addSummary({
         sessionId,
         taskId: state.task?.id ?? null,
         kind: SUMMARY_KIND,
-        content: plan.markdown,
+        content: compressionPlan.markdown,
         createdAt: now,
       });
       await history.indexPendingSummaries(sessionId, SUMMARY_KIND, state.saved?.summariesIndexedUpto);
       await history.indexPendingSteps(sessionId, state.saved?.stepsIndexedUpto);
       const newest = await folds.newestIds();
       const moved = await events.markCompressed(
-        plan.compress.map((e) => e.id),
+        compressionPlan.compress.map((e) => e.id),
         now,
       );
       const compressionId = await history.addCompression({
         sessionId,
         summaryId,
-        uptoEventId: plan.checkpoint.lastEventId,
-        checkpoint: JSON.stringify(plan.checkpoint),
-        budget: JSON.stringify(plan.budget),
+        uptoEventId: compressionPlan.checkpoint.lastEventId,
+        checkpoint: JSON.stringify(compressionPlan.checkpoint),
+        budget: JSON.stringify(compressionPlan.budget),
         createdAt: now,
       });
       // The next compression resumes from here: it folds only the events after this one.
@@ -157,7 +157,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     else {
       const done = { summary: false, session: false, history: false, plan: false, droppedFragments: 0 };
       try {
-        await writeFiles(folder, sessionId, state, plan, done);
+        await writeFiles(folder, sessionId, state, compressionPlan, done);
         written = { ...done, status: 'written' };
       } catch (error) {
         written = { ...done, status: 'failed', error: errorText(error) };
@@ -166,9 +166,9 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     return {
       compressionId: ids.compressionId,
       summaryId: ids.summaryId,
-      checkpoint: plan.checkpoint,
-      budget: plan.budget,
-      markdown: plan.markdown,
+      checkpoint: compressionPlan.checkpoint,
+      budget: compressionPlan.budget,
+      markdown: compressionPlan.markdown,
       movedToHistory: ids.moved,
       files: written,
     };
@@ -211,9 +211,13 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     feature: {
       async activeCheckpoint(sessionId: SessionId) {
         const id = asSessionId(requireId(sessionId, 'sessionId'));
-        const { state, plan } = await plannedCompression(id, {}, clock.now());
+        const { state, compressionPlan } = await plannedCompression(id, {}, clock.now());
         await folds.saveIfLong(id, state);
-        return { checkpoint: plan.checkpoint, budget: plan.budget, markdown: plan.markdown };
+        return {
+          checkpoint: compressionPlan.checkpoint,
+          budget: compressionPlan.budget,
+          markdown: compressionPlan.markdown,
+        };
       },
       compressContext: (sessionId: SessionId, options?: CompressOptions) => {
         const id = asSessionId(requireId(sessionId, 'sessionId'));

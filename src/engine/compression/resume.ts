@@ -1,6 +1,9 @@
-/** What a resume point adds to the checkpoint: checks that need not run again, and the `.agent` folder's state. */
+/**
+ * What a resume point adds to the active checkpoint: checks that need not run again, and the `.agent` folder's
+ * state.
+ */
 import type { ResumeValidation } from '../../core/api/memory';
-import type { CheckpointFold } from '../../core/compression/fold';
+import type { CompressionFold } from '../../core/compression/fold';
 import { changedSince } from '../../core/compression/fold-finish';
 import { readSessionLog } from '../../core/compression/session-file';
 import type { SessionEvent } from '../../core/events/model';
@@ -11,7 +14,7 @@ import { memoryPaths, type MemoryFiles } from '../memory-files';
  * Every check (per name and plan step) whose latest run passed, with the files changed since that may affect it
  * (`changedSince`, fold-finish.ts): an empty list need not run again; otherwise the agent decides.
  */
-export function validationsDone(fold: CheckpointFold): ResumeValidation[] {
+export function validationsDone(fold: CompressionFold): ResumeValidation[] {
   return [...fold.checks.values()]
     .sort((a, b) => a.firstEventId - b.firstEventId)
     .map(({ latest }) => latest)

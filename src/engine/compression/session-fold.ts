@@ -1,11 +1,11 @@
 /**
- * The checkpoint fold of a session as the engine keeps it: the state saved by the last compression (table
+ * The compression fold of a session as the engine keeps it: the state saved by the last compression (table
  * `compression_state`) plus the events recorded since, folded on load. Its cost follows the events since the
  * last compression, not the session's age. A session without a readable saved state (a database from before
  * migration 7, or a state of another format) is folded from its first event, a page at a time, once: the next
  * compression saves the result (a read that had to fold many events saves it too).
  */
-import { foldEvents, initialFold, type CheckpointFold } from '../../core/compression/fold';
+import { foldEvents, initialFold, type CompressionFold } from '../../core/compression/fold';
 import { foldFromJson, foldToJson } from '../../core/compression/fold-json';
 import { isBrainError } from '../../core/errors';
 import type { SessionId } from '../../core/ids';
@@ -25,7 +25,7 @@ export function createSessionFolds(log: EventLog) {
   const { db, clock } = log.ctx;
   const states = createCompressionStateRepo(db);
 
-  function restored(saved: CompressionState | null): CheckpointFold | null {
+  function restored(saved: CompressionState | null): CompressionFold | null {
     if (!saved) return null;
     const fold = foldFromJson(saved.fold);
     return fold && fold.lastEventId === saved.foldUptoEventId ? fold : null;
@@ -73,7 +73,7 @@ export function createSessionFolds(log: EventLog) {
   /** Saves the fold (inside the caller's transaction when there is one); index marks only when given. */
   async function save(
     sessionId: SessionId,
-    fold: CheckpointFold,
+    fold: CompressionFold,
     marks: Partial<Pick<CompressionState, 'stepsIndexedUpto' | 'summariesIndexedUpto'>> = {},
   ) {
     await states.save(
@@ -84,7 +84,7 @@ export function createSessionFolds(log: EventLog) {
   }
 
   /** After a read: keeps the work of a long fold (a database from before the saved state, say). */
-  async function saveIfLong(sessionId: SessionId, state: { fold: CheckpointFold; folded: number }) {
+  async function saveIfLong(sessionId: SessionId, state: { fold: CompressionFold; folded: number }) {
     if (state.folded >= SAVE_FOLD_AFTER) await db.transaction(() => save(sessionId, state.fold));
   }
 

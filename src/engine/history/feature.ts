@@ -22,7 +22,7 @@ const MAX_LIMIT = 200;
  */
 export function createHistoryFeature(log: EventLog) {
   const { history } = log.repos;
-  const journal = createTranscriptRepo(log.ctx.db);
+  const transcript = createTranscriptRepo(log.ctx.db);
   const pendingSteps = createPendingSteps(log.ctx.db, history);
   return {
     async searchHistory(query: string, options: SearchHistoryOptions = {}) {
@@ -36,7 +36,7 @@ export function createHistoryFeature(log: EventLog) {
         throw new BrainError('InvalidArgument', 'kinds must be an array of event kinds (or summary, step).');
       }
       // A database from before record-time step indexing catches up here, once, a page per transaction.
-      await backfillStepIndex(log.ctx.db, history, journal);
+      await backfillStepIndex(log.ctx.db, history, transcript);
       // Steps recorded by recordToolCall(s) and not indexed yet (the engine was not idle since): indexed now.
       await pendingSteps.catchUp();
       const { hits, matched } = await history.search(fts, {

@@ -49,7 +49,7 @@ export const BACKFILL_PAGE = { steps: 200, bytes: 4 * 1024 * 1024, orphanDocs: 5
 export async function backfillStepIndex(
   db: SqlDriver,
   history: HistoryRepo,
-  journal: TranscriptRepo,
+  transcript: TranscriptRepo,
   page = BACKFILL_PAGE,
 ): Promise<number> {
   // The common case, read without a transaction: nothing to catch up on.
@@ -66,7 +66,7 @@ export async function backfillStepIndex(
         await history.setBackfillMark({ ...mark, docsUpto: last === undefined ? 0 : last.id - 1 });
         return true;
       }
-      const steps = await journal.stepsToIndex(mark.stepsUpto, page.steps, page.bytes);
+      const steps = await transcript.stepsToIndex(mark.stepsUpto, page.steps, page.bytes);
       await history.indexSteps(steps.map(storedStepDocument));
       const last = steps.at(-1);
       await history.setBackfillMark({ docsUpto: 0, stepsUpto: last === undefined ? 0 : last.id - 1 });

@@ -24,7 +24,7 @@ import type { EngineContext } from '../context';
 import type { EventLog } from '../events/log';
 import { createToolCallDeps } from '../tool-calls/feature';
 import { createToolCallReplay } from '../tool-calls/replay';
-import { createImportReporter } from './progress';
+import { createImportReporter } from './progress-reports';
 import { parseFiles, sortSources } from './sources';
 import { createBackupLookup } from './tool-call-input';
 import { importUnit, type UnitResult } from './unit';
@@ -41,7 +41,7 @@ export function createImportersFeature(
   const imports = createImportsRepo(ctx.db);
   const sessions = createSessionsRepo(ctx.db);
   const tasks = createTasksRepo(ctx.db);
-  const journal = createTranscriptRepo(ctx.db);
+  const transcript = createTranscriptRepo(ctx.db);
 
   async function importTranscript(
     input: unknown,
@@ -60,7 +60,7 @@ export function createImportersFeature(
       imports,
       sessions,
       tasks,
-      journal,
+      transcript,
       backups: createBackupLookup(sorted.backups),
     };
     // Both caches bounded while the import writes far more than it reads back (page-cache.ts, blobs/cache.ts), and

@@ -38,7 +38,7 @@ export interface WriterDeps {
   readonly imports: ImportsRepo;
   readonly sessions: ReturnType<typeof createSessionsRepo>;
   readonly tasks: ReturnType<typeof createTasksRepo>;
-  readonly journal: ReturnType<typeof createTranscriptRepo>;
+  readonly transcript: ReturnType<typeof createTranscriptRepo>;
   readonly backups: BackupLookup;
 }
 
@@ -227,7 +227,7 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
           .filter(Boolean)
           .join(', ');
         if (item.summary !== null && item.summary.trim() !== '') {
-          await deps.journal.addSummary({
+          await deps.transcript.addSummary({
             sessionId: target.sessionId,
             taskId,
             kind: 'agent-compaction',

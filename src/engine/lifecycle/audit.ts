@@ -11,7 +11,7 @@ import type { EngineContext } from '../context';
 import { createPendingSteps } from '../history/pending-steps';
 import type { BrainInfo } from '../../core/api';
 import type { LifecycleApi, MaintainOptions, StorageAudit, TaskBytes } from '../../core/api/lifecycle';
-import { frees, noHeavy, type Planner } from './plan';
+import { frees, noHeavy, type CleanupPlanner } from './cleanup-plan';
 
 const vacuumStepPages = 128;
 
@@ -24,7 +24,7 @@ export function createAuditFeature(
   deps: {
     readonly repo: CleanupRepo;
     readonly checkpoints: CheckpointCleanupPort;
-    readonly planner: Planner;
+    readonly planner: CleanupPlanner;
     readonly timers: TimerPort;
     readonly storageEstimate: (() => Promise<Pick<BrainInfo, 'quota' | 'persisted'>>) | undefined;
     readonly autoStatus: () => AutoCleanupStatus;

@@ -1,10 +1,10 @@
 /**
  * Lifecycle: cleanup by operability and reference closure (policy in core/retention), a fast audit, space upkeep
  * and the automatic passes. The parts live beside this file:
- * - lifecycle-plan.ts: the plan over the stored state, heavy data per task (read only);
- * - lifecycle-run.ts: `cleanup()`, one transaction per task, in turns on the engine's queue;
- * - lifecycle-audit.ts: `audit()`, `maintain()`, `compact()`;
- * - lifecycle-schedule.ts: the automatic passes and their settings.
+ * - cleanup-plan.ts: the cleanup plan over the stored state, heavy data per task (read only);
+ * - run.ts: `cleanup()`, one transaction per task, in turns on the engine's queue;
+ * - audit.ts: `audit()`, `maintain()`, `compact()`;
+ * - schedule.ts: the automatic passes and their settings.
  */
 import type { AutoCleanupSettings, TimerPort } from '../../core/retention/index';
 import {
@@ -18,7 +18,7 @@ import type { BrainApi, BrainInfo } from '../../core/api';
 import type { CleanupLogQuery, LifecycleApi } from '../../core/api/lifecycle';
 import { BrainError } from '../../core/errors';
 import { createAuditFeature } from './audit';
-import { createPlanner } from './plan';
+import { createCleanupPlanner } from './cleanup-plan';
 import { createCleanupRunner } from './run';
 import { globalTimers } from '../timers';
 import { createAutoPasses, defaultAutoCleanup, protectionTopics, requireSettings } from './schedule';
@@ -51,7 +51,7 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
   const timers = options.timers ?? globalTimers;
   const checkpoints = (options.checkpoints ?? checkpointCleanup)(db);
   const repo = createCleanupRepo(db, checkpoints);
-  const planner = createPlanner({ repo, checkpoints, clock, orphanLimit: options.orphanLimit });
+  const planner = createCleanupPlanner({ repo, checkpoints, clock, orphanLimit: options.orphanLimit });
   const runner = createCleanupRunner(ctx, { repo, planner, timers });
   let engine: BrainApi | undefined;
 

@@ -1,5 +1,5 @@
 /**
- * Lifecycle, running: applies the plan, one transaction per task, in turns on the engine's queue.
+ * Lifecycle, running: applies the cleanup plan, one transaction per task, in turns on the engine's queue.
  *
  * A whole cleanup of a large backlog takes minutes on OPFS (~0.3 s a task), and every engine call runs alone on
  * the one connection. So `cleanup()` is not one engine call: each turn re-plans (other calls may have changed
@@ -19,7 +19,7 @@ import type {
   CleanupProgressListener,
   CleanupReport,
 } from '../../core/api/lifecycle';
-import type { Planner } from './plan';
+import type { CleanupPlanner } from './cleanup-plan';
 
 /** How long one turn on the engine queue may clean before it lets other calls in (it always cleans one task). */
 export const turnBudgetMs = 100;
@@ -61,7 +61,7 @@ function requireMaxTasks(input: CleanupOptions | undefined): number {
 
 export function createCleanupRunner(
   ctx: EngineContext,
-  deps: { readonly repo: CleanupRepo; readonly planner: Planner; readonly timers: TimerPort },
+  deps: { readonly repo: CleanupRepo; readonly planner: CleanupPlanner; readonly timers: TimerPort },
 ) {
   const { db, clock } = ctx;
   const { repo, planner, timers } = deps;

@@ -52,7 +52,7 @@ export async function folderPathOf(
 
 /**
  * The checkpoint store as seen from `folder`: entries' paths mapped by `folderPathOf`. `recordedAs` collects the
- * mapped paths (folder path → path as recorded) so the plan can say where a file was recorded.
+ * mapped paths (folder path → path as recorded) so the restore plan can say where a file was recorded.
  */
 export function checkpointsInFolder(
   port: ProjectCheckpointPort,
@@ -78,7 +78,7 @@ export function checkpointsInFolder(
   };
 }
 
-/** The plan's rows: a mapped one says where it was recorded, an absolute one why it is not restored. */
+/** The restore plan's rows: a mapped one says where it was recorded, an absolute one why it is not restored. */
 export function explainFolderPaths(
   files: readonly RestoreFilePlan[],
   folder: AgentFolder,

@@ -110,15 +110,17 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       const target = requireTarget(input?.target);
       const f = project.folder();
       const store = checkpointsInFolder(checkpointStore(), f, rootOf(), new Map());
-      const plan = await planRestore(f, store, target);
-      const { applied, failure } = await applyRestore(f, plan, input.files);
+      const restorePlan = await planRestore(f, store, target);
+      const { applied, failure } = await applyRestore(f, restorePlan, input.files);
       if (applied.length === 0) {
         if (failure) throw failure;
         return { restoreTaskId: null, restored: [] };
       }
       const taskIds = [
         ...new Set(
-          plan.files.filter((row) => applied.some((a) => a.path === row.path)).flatMap((row) => row.taskIds),
+          restorePlan.files
+            .filter((row) => applied.some((a) => a.path === row.path))
+            .flatMap((row) => row.taskIds),
         ),
       ].map(asTaskId);
       const taskId = await restoreTask(taskIds);

@@ -27,7 +27,7 @@ export function createSessionsFeature(ctx: EngineContext) {
   const { db, clock, limits } = ctx;
   const sessions = createSessionsRepo(db);
   const tasks = createTasksRepo(db);
-  const journal = createTranscriptRepo(db);
+  const transcript = createTranscriptRepo(db);
   const history = createHistoryRepo(db);
 
   async function taskInSession(taskId: TaskId, sessionId: SessionId) {
@@ -122,7 +122,7 @@ export function createSessionsFeature(ctx: EngineContext) {
       const id = await db.transaction(async () => {
         await sessions.get(sessionId);
         if (taskId !== null) await taskInSession(taskId, sessionId);
-        const messageId = await journal.addMessage({ sessionId, taskId, role, content, createdAt });
+        const messageId = await transcript.addMessage({ sessionId, taskId, role, content, createdAt });
         await sessions.touch(sessionId, createdAt);
         return messageId;
       });
@@ -131,7 +131,7 @@ export function createSessionsFeature(ctx: EngineContext) {
     },
 
     listMessages: (sessionId: SessionId, taskId?: TaskId) =>
-      journal.listMessages(sessionIdOf(sessionId), taskId === undefined ? undefined : taskIdOf(taskId)),
+      transcript.listMessages(sessionIdOf(sessionId), taskId === undefined ? undefined : taskIdOf(taskId)),
 
     async recordStep(input: Parameters<CoreApi['recordStep']>[0]) {
       const taskId = taskIdOf(input.taskId);
@@ -144,7 +144,7 @@ export function createSessionsFeature(ctx: EngineContext) {
       const id = await db.transaction(async () => {
         const task = await tasks.get(taskId);
         const createdAt = clock.now();
-        const step = await journal.addStep({ taskId, tool, params, result, status, createdAt });
+        const step = await transcript.addStep({ taskId, tool, params, result, status, createdAt });
         await history.indexSteps([
           stepDocument({ ...step, taskId, sessionId: task.sessionId, tool, status, createdAt }, body),
         ]);
@@ -154,7 +154,7 @@ export function createSessionsFeature(ctx: EngineContext) {
       return { id };
     },
 
-    listSteps: (taskId: TaskId) => journal.listSteps(taskIdOf(taskId)),
+    listSteps: (taskId: TaskId) => transcript.listSteps(taskIdOf(taskId)),
 
     async recordSummary(input: Parameters<CoreApi['recordSummary']>[0]) {
       const sessionId = sessionIdOf(input.sessionId);
@@ -164,13 +164,13 @@ export function createSessionsFeature(ctx: EngineContext) {
       const id = await db.transaction(async () => {
         await sessions.get(sessionId);
         if (taskId !== null) await taskInSession(taskId, sessionId);
-        return journal.addSummary({ sessionId, taskId, kind, content, createdAt: clock.now() });
+        return transcript.addSummary({ sessionId, taskId, kind, content, createdAt: clock.now() });
       });
       ctx.emit({ topic: 'summaries', sessionId });
       return { id };
     },
 
-    listSummaries: (sessionId: SessionId) => journal.listSummaries(sessionIdOf(sessionId)),
+    listSummaries: (sessionId: SessionId) => transcript.listSummaries(sessionIdOf(sessionId)),
 
     integrityCheck: () => integrityCheck(db),
   } satisfies Omit<CoreApi, 'info' | 'subscribe'>;

@@ -176,7 +176,7 @@ export async function planRestore(
 
 export interface ConfirmedFile {
   readonly path: string;
-  /** `currentVersion` from the plan the user saw. */
+  /** `currentVersion` from the restore plan the user saw. */
   readonly expectedVersion: FileVersion | null;
 }
 
@@ -188,18 +188,18 @@ export interface AppliedFile {
 }
 
 /**
- * Writes the before-states of the confirmed files. Every confirmed file must be in the plan and restorable, and
+ * Writes the before-states of the confirmed files. Every confirmed file must be in the restore plan and restorable, and
  * still at the version the user saw; otherwise nothing is written. Returns what each written file held before
  * (for the restore's own checkpoint) — also when a later write fails, so what was written can still be recorded.
  */
 export async function applyRestore(
   folder: AgentFolder,
-  plan: RestorePlanResult & { bodies: Map<string, CheckpointBody> },
+  restorePlan: RestorePlanResult & { bodies: Map<string, CheckpointBody> },
   confirmed: readonly ConfirmedFile[],
 ): Promise<{ applied: AppliedFile[]; failure: unknown }> {
   if (!Array.isArray(confirmed))
     throw new BrainError('InvalidArgument', 'Confirm the files to restore as [{ path, expectedVersion }].');
-  const rows = new Map(plan.files.map((f) => [f.path, f]));
+  const rows = new Map(restorePlan.files.map((f) => [f.path, f]));
   const chosen = confirmed.map((c) => {
     const path = normaliseProjectPath(c?.path);
     const row = rows.get(path);
@@ -225,7 +225,7 @@ export async function applyRestore(
   try {
     for (const { path, row } of chosen) {
       if (row.action === 'none') continue;
-      const body = plan.bodies.get(path) ?? null;
+      const body = restorePlan.bodies.get(path) ?? null;
       if (body === null) await folder.remove(path, { expectedVersion: row.currentVersion ?? undefined });
       else await folder.write(path, toBytes(body), { expectedVersion: row.currentVersion });
       applied.push({ path, previous: previous.get(path) ?? null, restored: body });

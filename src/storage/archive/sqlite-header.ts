@@ -3,7 +3,7 @@
  * against the size a zip declares for the file: enough to refuse an archive's agent.db from its first inflated
  * bytes, before its declared size is allocated or the rest of it inflated.
  */
-import { headerPageSize } from '../../core/progress';
+import { headerPageSize } from '../../core/progress-reports';
 
 export const sqliteHeaderBytes = 100;
 const MAGIC = 'SQLite format 3\0';

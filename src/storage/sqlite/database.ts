@@ -60,7 +60,7 @@ export interface Database {
  * A WAL database's log copied into its file and emptied (truncated to 0 bytes); false when the log was empty, or
  * the connection is not in WAL mode (then it costs nothing). PASSIVE first, which copies every frame here (one
  * connection: no reader holds a frame back), then TRUNCATE only when there was something, since truncating costs
- * an OPFS call even when the log is empty. A checkpoint that could not copy everything is an error, not a false:
+ * an OPFS call even when the log is empty. A WAL checkpoint that could not copy everything is an error, not a false:
  * callers rely on the database file being whole afterwards.
  */
 export async function checkpointWal(db: SqlDriver): Promise<boolean> {
@@ -205,7 +205,7 @@ export async function openDatabase(
       await checkSchema(engine, driver, version, `${name}`);
       // In WAL mode a new database's pages, the migrations' and whatever a kill left in the log are copied into
       // the file now: a brand-new brain must not sit in the log beside an empty file (a kill then would leave a
-      // file that reads as missing, open-opfs.ts: BrainMissing), and the first idle checkpoint stays small.
+      // file that reads as missing, open-opfs.ts: BrainMissing), and the first idle WAL checkpoint stays small.
       await checkpointWal(driver);
     } catch (error) {
       await driver.close();
@@ -222,7 +222,7 @@ export async function openDatabase(
   /**
    * Closes the connection (releasing the file), runs `fn`, and reconnects whatever happened. The WAL is emptied
    * into the file first (a clean close does it too, but silently): `fn` reads or replaces the database file as a
-   * whole, so it must hold every committed transaction and the log nothing. A checkpoint that fails (a full
+   * whole, so it must hold every committed transaction and the log nothing. A WAL checkpoint that fails (a full
    * quota) fails here, with the connection still open.
    */
   async function whileClosed<T>(fn: () => Promise<T>): Promise<T> {

@@ -2,8 +2,9 @@
  * A rollback journal for the length of one piece of work on a WAL database. An import is one large transaction of
  * pages that are almost all new: a rollback journal saves only the few pages that existed before, and each new page
  * is written once, into the database; in WAL mode every page is written to the log and again into the database at
- * the checkpoint, and read back from the log in between. Measured on the 500 MB import bench: 0.46–0.55× the native
- * anchor in WAL mode against 0.74–0.76× with the journal (test/bench/README.md, "Importing agent transcripts").
+ * the WAL checkpoint, and read back from the log in between. Measured on the 500 MB import bench: 0.46–0.55× the
+ * native anchor in WAL mode against 0.74–0.76× with the journal (test/bench/README.md, "Importing agent
+ * transcripts").
  *
  * Switching is safe at any instant: `journal_mode = DELETE` checkpoints and empties the WAL first (one
  * connection, the exclusive lock held); a kill during the work leaves a hot journal that SQLite rolls back at the

@@ -20,7 +20,7 @@ const maintainSliceMs = 150;
  */
 export class LifecycleState extends ViewState {
   audit = $state.raw<StorageAudit | null>(null);
-  plan = $state.raw<CleanupPlan | null>(null);
+  cleanupPlan = $state.raw<CleanupPlan | null>(null);
   log = $state.raw<readonly CleanupLogEntry[]>([]);
   /** Task titles by id (the audit names tasks by id only). */
   titles = $state.raw<Readonly<Record<number, string>>>({});
@@ -53,7 +53,7 @@ export class LifecycleState extends ViewState {
   async cleanup(): Promise<CleanupReport | undefined> {
     const brain = this.source.brain;
     if (!brain) return undefined;
-    const total = this.plan?.counts.clean ?? null;
+    const total = this.cleanupPlan?.counts.clean ?? null;
     const report = await this.cleaning.run(
       { phase: 'Cleaning', done: 0, total, unit: 'items' },
       async (progress) => {
@@ -149,15 +149,15 @@ export class LifecycleState extends ViewState {
   protected async load(): Promise<void> {
     const brain = this.source.brain;
     if (!brain) return;
-    const [audit, plan, log] = await Promise.all([
+    const [audit, cleanupPlan, log] = await Promise.all([
       brain.audit(),
       brain.planCleanup(),
       brain.cleanupLog({ limit: 200 }),
     ]);
     this.audit = audit;
-    this.plan = plan;
+    this.cleanupPlan = cleanupPlan;
     this.log = log;
-    this.titles = Object.fromEntries(plan.tasks.map((t) => [t.taskId, t.title]));
+    this.titles = Object.fromEntries(cleanupPlan.tasks.map((t) => [t.taskId, t.title]));
     this.error = null;
     this.loaded = true;
   }

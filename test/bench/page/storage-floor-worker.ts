@@ -36,7 +36,7 @@ async function floor({ dbName, batchSize, rows, documents }: FloorRequest): Prom
   });
   try {
     const db = database.driver;
-    const journal = createTranscriptRepo(db);
+    const transcript = createTranscriptRepo(db);
     const history = createHistoryRepo(db);
     const sessionId = await db.transaction(() => createSessionsRepo(db).create('floor', Date.now()));
     const taskId = await db.transaction(() =>
@@ -54,7 +54,7 @@ async function floor({ dbName, batchSize, rows, documents }: FloorRequest): Prom
         const docs: HistoryDoc[] = [];
         for (const [params, result, text] of rows.slice(i, i + batchSize)) {
           const createdAt = Date.now();
-          const added = await journal.addStep({
+          const added = await transcript.addStep({
             taskId,
             tool: 'bash',
             params,

@@ -2,7 +2,7 @@ import { asEventId, type EventId, type SessionId } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
 
 export interface CompressionState {
-  /** The checkpoint fold's state (JSON, src/core/compression/fold-json.ts). */
+  /** The compression fold's state (JSON, src/core/compression/fold-json.ts). */
   readonly fold: string;
   /** The last event folded into it; every later event of the session is still to be folded. */
   readonly foldUptoEventId: EventId | null;

@@ -14,9 +14,9 @@ import { writeAllSync } from './sync-write';
  * file's writes, before it syncs the file; every ordering it needs is "sync A, then write B". With synchronous=FULL:
  * - WAL mode (agent.db on OPFS): a commit's frames, the last one marked as the commit, are synced before the commit
  *   counts (the call returns); a frame past the last synced commit frame is ignored at recovery (frame checksums
- *   and salts), so frames torn or lost by a crash before the sync are the uncommitted transaction, no more. A
+ *   and salts), so frames torn or lost by a crash before the sync are the uncommitted transaction, no more. A WAL
  *   checkpoint syncs the WAL before it writes pages into the database, and syncs the database before the WAL is
- *   restarted (its header rewritten) or truncated — so a crash mid-checkpoint leaves the WAL whole to copy again.
+ *   restarted (its header rewritten) or truncated — so a crash during one leaves the WAL whole to copy again.
  *   Truncating flushes every file first, so it never lands before a write issued earlier.
  * - DELETE mode (memory databases, older files being converted): the journal is synced before the database is
  *   written, the database is synced before the journal is deleted (its buffer is then dropped unwritten).
@@ -51,7 +51,7 @@ export interface CoalescingStats {
   bufferedReads: number;
   /** Flushes forced by the bound rather than by a sync or another file operation. */
   boundFlushes: number;
-  /** Chunks of a WAL read whole (read-ahead.ts): what a checkpoint or a recovery reads, one call a chunk. */
+  /** Chunks of a WAL read whole (read-ahead.ts): what a WAL checkpoint or a recovery reads, one call a chunk. */
   walChunkReads: number;
 }
 

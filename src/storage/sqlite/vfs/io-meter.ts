@@ -15,7 +15,7 @@ export interface IoCounts {
   readonly mainRead: number;
   /**
    * Bytes of database pages written: into main database files, or appended to their write-ahead log as frames
-   * (a WAL database's pages reach its file only at a checkpoint; frame headers and the log's header not counted).
+   * (a WAL database's pages reach its file only at a WAL checkpoint; frame headers and the log's header not counted).
    */
   readonly mainWritten: number;
   /** Bytes written to rollback journals of main databases. */

@@ -89,9 +89,10 @@ export async function createSqliteEngine(
         );
         // Journal. On OPFS: WAL, so a commit is one sequential append to `<name>-wal` (one OPFS write with the
         // coalescing VFS) instead of a rollback journal and every changed page written in place; the pages reach
-        // the database at a checkpoint — at idle (`checkpointWal`) or past WAL_AUTOCHECKPOINT_PAGES. OPFSCoopSyncVFS
-        // has no shared-memory methods: WAL works only because locking_mode = EXCLUSIVE came first (SQLite then
-        // keeps the wal-index in heap memory), and only for one connection — which the owner lock guarantees.
+        // the database at a WAL checkpoint — at idle (`checkpointWal`) or past WAL_AUTOCHECKPOINT_PAGES.
+        // OPFSCoopSyncVFS has no shared-memory methods: WAL works only because locking_mode = EXCLUSIVE came first
+        // (SQLite then keeps the wal-index in heap memory), and only for one connection — which the owner lock
+        // guarantees.
         // Memory-VFS databases (import candidates, Node tests) stay in DELETE mode: nothing to gain there, and
         // an import candidate's bytes are read as one whole file (`MemoryFiles.read`), which WAL would split.
         // synchronous = FULL: the WAL (or the journal) is synced at every commit, so a commit is durable at once.

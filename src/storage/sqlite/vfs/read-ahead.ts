@@ -1,14 +1,14 @@
 /**
  * Read-ahead for a write-ahead log on OPFS: a read of the file is served from aligned chunks, each read whole in
  * one `read()` and kept (least recently used first out, a bounded number). Why: an OPFS call costs ~0.3 ms
- * whatever its size, and SQLite reads the WAL a frame (a page) at a time — a checkpoint every frame of the log, a
+ * whatever its size, and SQLite reads the WAL a frame (a page) at a time — a WAL checkpoint every frame of the log, a
  * recovery after a kill all of it in order — so a 32 MiB log read frame by frame is ~8,000 calls (~2.5 s here)
- * where 32 one-MiB chunks are 32. A checkpoint walks the pages in page order, which within one commit is the
+ * where 32 one-MiB chunks are 32. A WAL checkpoint walks the pages in page order, which within one commit is the
  * log's order (SQLite writes a commit's pages sorted), so it reads a few runs at once: a few chunks suffice.
  *
  * Only bytes already in the file are kept. The caller lays its own buffered (unwritten) bytes over what this
  * returns, and drops everything when those reach the file (a flush), at a truncation, a delete or a close (a log is
- * rewritten from its start after a checkpoint). Pure apart from the read function it is given: unit-testable.
+ * rewritten from its start after a WAL checkpoint). Pure apart from the read function it is given: unit-testable.
  */
 export interface ReadAheadOptions {
   /** Bytes per chunk (default 1 MiB). */
@@ -26,7 +26,7 @@ export class ReadAhead {
   /** Chunk index → the file's bytes there (shorter than a chunk at the file's end). Map order: least recent first. */
   private readonly chunks = new Map<number, Uint8Array>();
   /**
-   * Whole-chunk arrays no longer in use (evicted or cleared), reused for the next chunks: a checkpoint or a commit
+   * Whole-chunk arrays no longer in use (evicted or cleared), reused for the next chunks: a WAL checkpoint or a commit
    * rewriting its checksums reads a log of ~100 MB in order, which would else leave ~100 MiB of 1 MiB arrays for the
    * collector (the worker's memory peaked ~60 MiB higher on the 500 MB import bench).
    */

@@ -1,5 +1,10 @@
 import { BrainError } from '../../core/errors';
-import { createProgressThrottle, headerPageSize, importProgress, vacuumProgress } from '../../core/progress';
+import {
+  createProgressThrottle,
+  headerPageSize,
+  importDatabaseProgress,
+  vacuumProgress,
+} from '../../core/progress-reports';
 import { pageStats } from '../../storage/sqlite/health';
 import type { IoCounts, IoMeter } from '../../storage/sqlite/vfs/io-meter';
 import type { EngineContext } from '../context';
@@ -10,11 +15,11 @@ const reportEveryMs = 100;
 type Estimate = (io: IoCounts) => Omit<EngineProgress, 'operation' | 'unit'>;
 
 /**
- * Progress of long engine calls from inside them. A full VACUUM or an integrity check is one synchronous SQLite
+ * Progress reports of long engine calls from inside them (`watchProgress`). A full VACUUM or an integrity check is one synchronous SQLite
  * call in the worker: no timer fires until it ends, but the VFS is called for every page, so the I/O meter's
  * listener reports (at most every 100 ms) to the watchers — over Comlink a report is a postMessage, sent at once.
  */
-export function createProgressFeature(
+export function createProgressReportsFeature(
   ctx: EngineContext,
   meter: IoMeter,
   now: () => number = () => performance.now(),
@@ -83,7 +88,7 @@ export function createProgressFeature(
       // Not an SQLite file: the engine refuses it at once, nothing to report.
       if (listeners.size === 0 || pageSize === null || !(bytes instanceof Uint8Array)) return run();
       const byteLength = bytes.byteLength;
-      return track('importDatabase', (io) => importProgress(io, { byteLength, pageSize }), run);
+      return track('importDatabase', (io) => importDatabaseProgress(io, { byteLength, pageSize }), run);
     },
   };
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   createProgressThrottle,
   headerPageSize,
-  importProgress,
+  importDatabaseProgress,
   vacuumProgress,
-} from '../../src/core/progress';
+} from '../../src/core/progress-reports';
 import { createIoMeter, ioMeter } from '../../src/storage/sqlite/vfs/io-meter';
 import type { EngineProgress } from '../../src/core/api';
 import { memoryBrain } from './engine-helpers';
@@ -40,13 +40,17 @@ describe('vacuum progress (pure)', () => {
   });
 
   it('counts an import as one read of every page', () => {
-    expect(importProgress({ mainRead: 0 }, { byteLength: 40 * 4096, pageSize: 4096 })).toEqual({
+    expect(importDatabaseProgress({ mainRead: 0 }, { byteLength: 40 * 4096, pageSize: 4096 })).toEqual({
       phase: 'checking',
       done: 0,
       total: 40,
     });
-    expect(importProgress({ mainRead: 25 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done).toBe(25);
-    expect(importProgress({ mainRead: 99 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done).toBe(40);
+    expect(
+      importDatabaseProgress({ mainRead: 25 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done,
+    ).toBe(25);
+    expect(
+      importDatabaseProgress({ mainRead: 99 * 4096 }, { byteLength: 40 * 4096, pageSize: 4096 }).done,
+    ).toBe(40);
     const header = new Uint8Array(100);
     header.set([0x10, 0x00], 16);
     expect(headerPageSize(header)).toBe(4096);

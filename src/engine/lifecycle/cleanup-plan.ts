@@ -1,6 +1,6 @@
 /**
- * Lifecycle, planning: the retention plan over the stored state (policy in core/retention) and each task's heavy
- * data from the trigger-kept counters. Read only.
+ * Lifecycle, planning: the cleanup plan — the retention plan over the stored state (policy in core/retention) and
+ * each task's heavy data from the trigger-kept counters. Read only.
  */
 import { BrainError } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
@@ -32,7 +32,7 @@ const noCheckpointBytes: CheckpointBytes = {
 /** What cleaning a task frees: its step bytes and the stored checkpoint bytes no other task uses. */
 export const frees = (h: HeavyData) => h.stepBytes + h.checkpointExclusiveStoredBytes;
 
-export function createPlanner(deps: {
+export function createCleanupPlanner(deps: {
   readonly repo: CleanupRepo;
   readonly checkpoints: CheckpointCleanupPort;
   readonly clock: Clock;
@@ -40,7 +40,7 @@ export function createPlanner(deps: {
 }) {
   const { repo, checkpoints, clock } = deps;
 
-  /** The plan as the database stands now, with the rows it was made from. */
+  /** The retention plan as the database stands now, with the rows it was made from. */
   async function currentPlan() {
     const { state, titles } = await repo.loadState(deps.orphanLimit);
     const plan = planRetention(state);
@@ -110,4 +110,4 @@ export function createPlanner(deps: {
   return { currentPlan, heavyByTask, planCleanup };
 }
 
-export type Planner = ReturnType<typeof createPlanner>;
+export type CleanupPlanner = ReturnType<typeof createCleanupPlanner>;

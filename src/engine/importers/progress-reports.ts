@@ -5,7 +5,7 @@
  */
 import type { ImportProgress, ImportProgressListener } from '../../core/api/importers';
 import { BrainError } from '../../core/errors';
-import { createProgressThrottle } from '../../core/progress';
+import { createProgressThrottle } from '../../core/progress-reports';
 
 const reportEveryMs = 100;
 

@@ -1,4 +1,6 @@
 /**
+ * Progress reports of long calls (not the agent's own `progress` notes): what they count and how often they go out.
+ *
  * Progress of a full VACUUM in pages, from the bytes SQLite read and wrote on the database file since it began.
  * VACUUM first reads every live page into a temporary database (in memory: temp_store = MEMORY), then writes the
  * compacted pages back (journalling the old ones on the way). Both phases touch about the live page count:
@@ -28,11 +30,12 @@ export function vacuumProgress(
 }
 
 /**
- * Progress of importDatabase in pages: SQLite's integrity check of the candidate reads every page once before
- * anything is replaced; the rest is whole-file work (the install, and reading the installed file back to compare
- * it byte for byte) with no page I/O. So the count runs to the file's pages.
+ * Progress of importDatabase (a database file, not a transcript import) in pages: SQLite's integrity check of the
+ * candidate reads every page once before anything is replaced; the rest is whole-file work (the install, and
+ * reading the installed file back to compare it byte for byte) with no page I/O. So the count runs to the file's
+ * pages.
  */
-export function importProgress(
+export function importDatabaseProgress(
   io: { readonly mainRead: number },
   file: { readonly byteLength: number; readonly pageSize: number },
 ): { readonly phase: 'checking'; readonly done: number; readonly total: number } {
