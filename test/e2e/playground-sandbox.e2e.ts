@@ -64,19 +64,17 @@ test('model-written tests run in an opaque origin: no storage, no network, no pa
     expect(output).not.toContain(fakeResult.output);
     expect(output).toMatch(/# tests 9\n# pass 1\n# fail 8\n\(exit code 1\)$/);
     expect(collector.requests).toEqual([]);
-    // The brain recorded the real run: failed, so no passed check to skip after a restart.
+    // The brain recorded the real run: a failed check, so no passed one to skip after a restart.
     const recorded = await page.evaluate(async () => {
       const { brain, run } = globalThis.playgroundAgent!;
-      const { sessionId, taskId } = run()!;
-      const steps = await brain.listSteps(taskId);
+      const { sessionId } = run()!;
+      const checks = await brain.listEvents(sessionId, { kinds: ['validation'] });
       return {
-        exitCodes: steps
-          .filter((s) => s.tool === 'run_check')
-          .map((s) => (s.result as { exitCode?: number } | null)?.exitCode ?? null),
+        checks: checks.map((e) => (e.kind === 'validation' ? `${e.name} ${e.result}: ${e.text}` : '')),
         passed: (await brain.resumePoint(sessionId)).validationsDone.map((v) => v.name),
       };
     });
-    expect(recorded).toEqual({ exitCodes: [1], passed: [] });
+    expect(recorded).toEqual({ checks: ['run_check failed: # tests 9 # pass 1 # fail 8'], passed: [] });
 
     // The control: the same files in a worker of the app's origin, as run_check ran them before.
     const files = await page.evaluate(() => globalThis.playgroundAgent!.workspace.snapshot());
