@@ -3,20 +3,11 @@
  * tool and fixes the workspace's failing test, reloaded mid-run (streamed before, not streamed after), resumes
  * from the resume prompt without running the passed check again; and endpoints that fail are shown plainly.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { brainToolNames } from '../../src/lib/model-tools/call';
 import { createProfile, watchErrors } from './harness';
+import { fillEndpoint as fill, playgroundKey as key } from './playground-page';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
-
-const key = 'sk-playground-test-4f1c2a';
-
-async function fill(page: Page, url: string, options: { stream: boolean; timeout?: number }) {
-  await page.getByLabel('URL').fill(url);
-  await page.getByLabel('Model').fill('scripted');
-  await page.getByLabel('Key').fill(key);
-  await page.getByLabel('Stream (SSE)').setChecked(options.stream);
-  await page.getByLabel('Timeout (s)').fill(String(options.timeout ?? 30));
-}
 
 const lastMessage = (r: ScriptedModel['requests'][number]) => r.messages.at(-1);
 

@@ -4,7 +4,8 @@
  * one `chat.completion`), with tool calls. Its script decides each answer from the conversation it receives — the
  * tool results it saw, or, after the page's reload, the resume prompt (plan steps with their ids, the checks that
  * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/`, `/silent/` and `/stall/` misbehave; under
- * `/distrustful/` it runs the check again after a restart although the handoff says it passed.
+ * `/distrustful/` it runs the check again after a restart although the handoff says it passed. A test may give its
+ * own script (`startScriptedModel({ script })`), which then answers every well-behaved request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -93,7 +94,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
   return text;
 }
 
-export async function startScriptedModel(): Promise<ScriptedModel> {
+export async function startScriptedModel(
+  options: { script?: (messages: Msg[]) => Reply } = {},
+): Promise<ScriptedModel> {
   const requests: LoggedRequest[] = [];
   const held: LoggedRequest[] = [];
   let hold: ((request: LoggedRequest) => boolean) | null = null;
@@ -140,7 +143,9 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
         open.add(res);
         return;
       }
-      const reply = decide(body.messages, path.startsWith('/distrustful/'));
+      const reply = options.script
+        ? options.script(body.messages)
+        : decide(body.messages, path.startsWith('/distrustful/'));
       logged.reply = { content: reply.content, calls: reply.calls.map((c) => c.name) };
       send(res, logged.stream, reply);
     });

@@ -1,5 +1,6 @@
 // The playground page: the endpoint form, the loop's transcript, and resuming a run after a reload.
 import { openBrain, type Brain } from '../../../lib/index';
+import { runCheck, type CheckResult } from './check';
 import { EndpointError, type ChatSettings } from './endpoint';
 import { runLoop, startRun, type LoopEntry, type Run } from './loop';
 import { loadRun, loadSettings, saveRun, saveSettings } from './settings';
@@ -68,7 +69,15 @@ function showError(error: unknown) {
 declare global {
   // Read by the end-to-end test.
   var playgroundAgent:
-    { brain: Brain; workspace: Workspace; run: () => Run | null; state: string } | undefined;
+    | {
+        brain: Brain;
+        workspace: Workspace;
+        run: () => Run | null;
+        state: string;
+        /** `run_check`'s sandboxed runner, for files the test gives. */
+        check: (files: Record<string, string>, timeoutMs?: number) => Promise<CheckResult>;
+      }
+    | undefined;
 }
 
 async function main() {
@@ -76,7 +85,7 @@ async function main() {
   await brain.openProject({ kind: 'opfs', name: 'playground-agent', create: true });
   await brain.createAgentFolder();
   const workspace = await Workspace.open();
-  const page = { brain, workspace, run: () => loadRun(), state: 'idle' };
+  const page = { brain, workspace, run: () => loadRun(), state: 'idle', check: runCheck };
   globalThis.playgroundAgent = page;
   showSettings(loadSettings());
   let controller: AbortController | null = null;
