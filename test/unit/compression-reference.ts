@@ -20,6 +20,7 @@ import {
   type CheckpointValidation,
 } from '../../src/core/compression/model';
 import { chooseNextAction } from '../../src/core/compression/next-action';
+import { failsAsBaseline } from '../../src/core/compression/fold-finish';
 import { applyAgentTodos, type AgentTodoItem } from '../../src/core/events/agent-notes';
 import { approxTokens, type BudgetItem, type ContextBudget } from '../../src/core/compression/model';
 import {
@@ -146,7 +147,10 @@ function extractValidations(
   plan: Plan | null,
   verdicts: Verdicts,
 ): CheckpointValidation[] {
-  const runs = events.filter((e): e is ValidationEvent => e.kind === 'validation');
+  const all = events.filter((e): e is ValidationEvent => e.kind === 'validation');
+  // A baseline run (changes set aside) is not a run of the check: it only says what failed before the change.
+  const runs = all.filter((e) => !e.baseline);
+  const baselineOf = (name: string) => all.filter((e) => e.baseline && e.name === name).at(-1);
   const unfinished = new Set(
     plan?.steps.filter((s) => s.state !== 'done' && s.state !== 'skipped').map((s) => s.id) ?? [],
   );
@@ -183,6 +187,7 @@ function extractValidations(
       failedRuns: s.failed,
       changedSince: referenceChangedSince(events, v.id),
       stale: referenceChangedSince(events, v.id).length > 0,
+      failingBefore: failsAsBaseline(v, baselineOf(v.name)),
     });
   }
   return result;
@@ -397,7 +402,7 @@ export function referencePlanCompression(input: ReferencePlanInput): Compression
 export function referenceValidationsDone(all: readonly SessionEvent[]): ResumeValidation[] {
   const latest = new Map<string, ResumeValidation>();
   for (const e of [...all].sort((a, b) => a.id - b.id)) {
-    if (e.kind !== 'validation') continue;
+    if (e.kind !== 'validation' || e.baseline) continue;
     latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, {
       eventId: e.id,
       name: e.name,

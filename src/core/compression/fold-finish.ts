@@ -54,12 +54,39 @@ export function changedSince(state: CompressionFold, eventId: EventId): string[]
   return paths;
 }
 
+/** The tests a validation's text names as failing (records.ts `checkText`: `… — failing: a, b`), or null. */
+const failingIn = (text: string): string[] | null => {
+  const at = text.lastIndexOf('failing: ');
+  if (at < 0) return null;
+  return text
+    .slice(at + 'failing: '.length)
+    .split(', ')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+};
+
+/**
+ * Whether a run that did not pass fails as its baseline did (the same check with the changes set aside): every
+ * test it names failed there too; with no tests named, the same summary text.
+ */
+export function failsAsBaseline(
+  run: { readonly result: string; readonly text: string },
+  baseline: { readonly result: string; readonly text: string } | undefined,
+): boolean {
+  if (run.result === 'passed' || baseline === undefined || baseline.result === 'passed') return false;
+  const now = failingIn(run.text);
+  const before = failingIn(baseline.text);
+  if (now !== null && before !== null) return now.every((t) => before.includes(t));
+  return now === null && before === null && run.text === baseline.text;
+}
+
 const toValidation = (state: CompressionFold, c: CheckFold): CheckpointValidation => {
   const changed = changedSince(state, c.latest.eventId);
   return {
     ...c.latest,
     runs: c.runs,
     failedRuns: c.failed,
+    failingBefore: failsAsBaseline(c.latest, state.baselines.get(c.latest.name)),
     changedSince: changed,
     stale: changed.length > 0,
   };

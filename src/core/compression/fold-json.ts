@@ -11,6 +11,7 @@ import {
   type AgentPlanFold,
   type AnswerFold,
   type CheckFold,
+  type BaselineFold,
   type CompressionFold,
   type FileFold,
   type FoldLimits,
@@ -35,6 +36,7 @@ interface FoldJson {
   readonly lastFileChange: number;
   readonly checks: readonly CheckFold[];
   readonly latestCheckByName: readonly (readonly [string, string])[];
+  readonly baselines: readonly BaselineFold[];
   readonly openBlockers: readonly CheckpointText[];
   readonly openQuestions: readonly CheckpointText[];
   readonly questionTexts: readonly (readonly [number, string])[];
@@ -60,6 +62,7 @@ export function foldToJson(state: CompressionFold): string {
     lastFileChange: state.lastFileChange,
     checks: [...state.checks.values()],
     latestCheckByName: [...state.latestCheckByName],
+    baselines: [...state.baselines.values()],
     openBlockers: [...state.openBlockers.values()],
     openQuestions: [...state.openQuestions.values()],
     questionTexts: [...state.questionTexts],
@@ -147,6 +150,7 @@ const isFoldJson = isRecord({
     }),
   ),
   latestCheckByName: isArrayOf(isPair(isString, isString)),
+  baselines: isArrayOf(isRecord({ ...text, name: isString, result: isOneOf('passed', 'failed', 'error') })),
   openBlockers: isArrayOf(isText),
   openQuestions: isArrayOf(isText),
   questionTexts: isArrayOf(isPair(isId, isString)),
@@ -199,6 +203,7 @@ export function foldFromJson(text: string, limits: Partial<FoldLimits> = {}): Co
   for (const f of saved.files) state.files.set(f.path, f);
   for (const c of saved.checks) state.checks.set(checkKey(c.latest.planStepId, c.latest.name), c);
   for (const [name, key] of saved.latestCheckByName) state.latestCheckByName.set(name, key);
+  for (const b of saved.baselines) state.baselines.set(b.name, b);
   for (const b of saved.openBlockers) state.openBlockers.set(b.eventId, b);
   for (const q of saved.openQuestions) state.openQuestions.set(q.eventId, q);
   for (const [id, question] of saved.questionTexts) state.questionTexts.set(id as EventId, question);

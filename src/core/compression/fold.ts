@@ -80,6 +80,11 @@ export interface CheckFold {
 }
 
 export type AnswerFold = CheckpointText & { readonly question: string };
+/** A check's latest baseline run: with the agent's changes set aside (`git stash`). */
+export type BaselineFold = CheckpointText & {
+  readonly name: string;
+  readonly result: 'passed' | 'failed' | 'error';
+};
 export type ProgressFold = CheckpointText & { readonly next: string | null };
 
 /**
@@ -107,6 +112,8 @@ export interface CompressionFold {
   readonly checks: Map<string, CheckFold>;
   /** Check name → key of the check holding the latest run of that name. */
   readonly latestCheckByName: Map<string, string>;
+  /** Check name → its latest baseline run (never a run of the check itself: it ran without the change). */
+  readonly baselines: Map<string, BaselineFold>;
   readonly openBlockers: Map<EventId, CheckpointText>;
   readonly openQuestions: Map<EventId, CheckpointText>;
   /** Texts of questions no longer open, for a later answer to them. */
@@ -139,6 +146,7 @@ export function initialFold(limits: Partial<FoldLimits> = {}): CompressionFold {
     lastFileChange: 0,
     checks: new Map(),
     latestCheckByName: new Map(),
+    baselines: new Map(),
     openBlockers: new Map(),
     openQuestions: new Map(),
     questionTexts: new Map(),
@@ -210,6 +218,15 @@ function foldFileChange(state: CompressionFold, e: SessionEvent & { kind: 'file_
 }
 
 function foldValidation(state: CompressionFold, e: SessionEvent & { kind: 'validation' }) {
+  if (e.baseline) {
+    putNewest(
+      state.baselines,
+      e.name,
+      { ...textOf(e), name: e.name, result: e.result },
+      state.limits.maxChecks,
+    );
+    return;
+  }
   const key = checkKey(e.planStepId, e.name);
   const latest: CheckRun = {
     eventId: e.id,

@@ -48,6 +48,11 @@ export interface CheckpointValidation {
   readonly runs: number;
   readonly failedRuns: number;
   /**
+   * It did not pass, and a run with the agent's changes set aside (`git stash`) failed the same way: these failures
+   * were there before the change — listed, never the next action.
+   */
+  readonly failingBefore: boolean;
+  /**
    * Files changed after this run, which may affect it: not `.agent/` files, not files outside the project root,
    * not scratch files created and deleted again. Empty: the result still holds as far as the log knows.
    */

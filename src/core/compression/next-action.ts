@@ -46,8 +46,9 @@ const latestByName = (runs: readonly CheckpointValidation[]): CheckpointValidati
   return [...latest.values()];
 };
 
+/** The latest check that fails because of the work (a failure that was there before the change never counts). */
 const latestFailing = (runs: readonly CheckpointValidation[]): CheckpointValidation | null => {
-  const failing = latestByName(runs).filter((run) => run.result !== 'passed');
+  const failing = latestByName(runs).filter((run) => run.result !== 'passed' && !run.failingBefore);
   return failing.sort((a, b) => b.eventId - a.eventId)[0] ?? null;
 };
 

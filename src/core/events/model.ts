@@ -71,6 +71,8 @@ export type ValidationEvent = EventCommon & {
   /** What was run, e.g. `npm test` or `typecheck`: validations with the same name are the same check. */
   readonly name: string;
   readonly result: ValidationResult;
+  /** Run with the agent's changes set aside (a `git stash` before it): what failed here failed before the change. */
+  readonly baseline?: true;
 };
 export type BlockerEvent = EventCommon & { readonly kind: 'blocker' };
 export type BlockerResolvedEvent = EventCommon & {
@@ -129,7 +131,12 @@ export type NewEventInput = {
       readonly checkpointEntryId?: CheckpointEntryId | null;
       readonly outside?: boolean;
     }
-  | { readonly kind: 'validation'; readonly name: string; readonly result: ValidationResult }
+  | {
+      readonly kind: 'validation';
+      readonly name: string;
+      readonly result: ValidationResult;
+      readonly baseline?: boolean;
+    }
   | { readonly kind: 'blocker_resolved'; readonly resolves: EventId }
   | { readonly kind: 'answer'; readonly answers: EventId }
   | { readonly kind: 'plan_step_started' | 'plan_step_done'; readonly planStepId: PlanStepId }
@@ -162,6 +169,7 @@ export interface EventData {
   readonly outside?: true;
   readonly said?: true;
   readonly todos?: AgentTodos;
+  readonly baseline?: true;
 }
 
 export interface EventLimits {
@@ -272,6 +280,7 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
       record.data = {
         name: requireNonEmpty(raw['name'], 'Validation name', limits.maxNameChars),
         result: parseValidationResult(raw['result']),
+        ...(raw['baseline'] === true ? { baseline: true as const } : {}),
       };
       return record;
     case 'blocker_resolved':
@@ -355,6 +364,7 @@ export function eventFromRecord(record: EventRecord & EventStamp): SessionEvent 
       const validation = commonOf<ValidationEvent>(record, 'validation');
       validation.name = record.data.name ?? '';
       validation.result = record.data.result ?? 'error';
+      if (record.data.baseline === true) validation.baseline = true;
       return validation;
     }
     case 'blocker_resolved': {
@@ -391,7 +401,7 @@ export function describeEvent(event: SessionEvent): string {
     case 'file_change':
       return `${event.change === 'created' ? 'Created' : event.change === 'deleted' ? 'Deleted' : 'Changed'} ${event.path}${event.text ? `: ${event.text}` : ''}`;
     case 'validation':
-      return `${event.name}: ${event.result}${event.text ? ` — ${event.text}` : ''}`;
+      return `${event.name}${event.baseline ? ' (changes set aside)' : ''}: ${event.result}${event.text ? ` — ${event.text}` : ''}`;
     case 'blocker':
       return `Blocker: ${event.text}`;
     case 'blocker_resolved':

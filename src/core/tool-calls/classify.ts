@@ -36,6 +36,7 @@ interface Parts {
   reads?: FileRead[];
   plan?: PlanUpdate | null;
   scripts?: ScriptRun[];
+  changesSetAside?: boolean | null;
   failed?: boolean;
   notes?: string[];
 }
@@ -68,6 +69,7 @@ function meaning(family: ToolCallMeaning['family'], parts: Parts): ToolCallMeani
     scripts: parts.scripts ?? [],
     failed: parts.failed ?? false,
     notes: parts.notes ?? [],
+    changesSetAside: parts.changesSetAside ?? null,
   };
 }
 
@@ -98,6 +100,7 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
       reads: read.reads,
       scripts: read.scripts,
       plan: extraPlan,
+      changesSetAside: read.setAside,
       failed: outcome.error !== null && !ran,
       notes: read.notes,
     });

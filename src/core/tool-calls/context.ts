@@ -7,20 +7,23 @@ import type { ClassifyContext } from './types';
 
 export interface ToolContext {
   root: string | null;
+  /** A `git stash` set the agent's changes aside and no `git stash pop`/`apply` has brought them back yet. */
+  setAside: boolean;
   /** By `ScriptRun.id`, least recently run first. */
   readonly scripts: Map<string, { editsSince: number }>;
 }
 
 export const MAX_SCRIPTS = 200;
 
-export const emptyToolContext = (): ToolContext => ({ root: null, scripts: new Map() });
+export const emptyToolContext = (): ToolContext => ({ root: null, setAside: false, scripts: new Map() });
 
 export function toolContextFromJson(text: string | null): ToolContext {
   const context = emptyToolContext();
   if (text === null) return context;
   try {
-    const json = JSON.parse(text) as { root?: unknown; scripts?: unknown };
+    const json = JSON.parse(text) as { root?: unknown; scripts?: unknown; setAside?: unknown };
     if (typeof json.root === 'string') context.root = json.root;
+    if (json.setAside === true) context.setAside = true;
     if (Array.isArray(json.scripts)) {
       for (const entry of json.scripts.slice(-MAX_SCRIPTS)) {
         if (Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]))
@@ -36,6 +39,7 @@ export function toolContextFromJson(text: string | null): ToolContext {
 export const toolContextToJson = (context: ToolContext) =>
   JSON.stringify({
     root: context.root,
+    ...(context.setAside ? { setAside: true } : {}),
     scripts: [...context.scripts].map(([id, s]) => [id, s.editsSince]),
   });
 
@@ -43,11 +47,21 @@ export const toolContextToJson = (context: ToolContext) =>
 export function classifyContextOf(context: ToolContext): ClassifyContext {
   const priorScriptRuns: Record<string, { editsSince: number }> = {};
   for (const [id, s] of context.scripts) priorScriptRuns[id] = { editsSince: s.editsSince };
-  return { priorScriptRuns, ...(context.root === null ? {} : { root: context.root }) };
+  return {
+    priorScriptRuns,
+    ...(context.root === null ? {} : { root: context.root }),
+    ...(context.setAside ? { changesSetAside: true } : {}),
+  };
 }
 
 /** After a call: every script it ran starts counting again; every file it changed counts for the others. */
-export function advanceToolContext(context: ToolContext, scriptIds: readonly string[], changes: number) {
+export function advanceToolContext(
+  context: ToolContext,
+  scriptIds: readonly string[],
+  changes: number,
+  setAside: boolean | null = null,
+) {
+  if (setAside !== null) context.setAside = setAside;
   if (changes > 0) for (const s of context.scripts.values()) s.editsSince += changes;
   for (const id of scriptIds) {
     context.scripts.delete(id);

@@ -145,7 +145,15 @@ export function toolCallRecords(
       const v = validations.find((x) => x.run === run);
       return {
         run,
-        event: v ? { kind: 'validation', name: run.id, result: v.result, text: v.text } : null,
+        event: v
+          ? {
+              kind: 'validation',
+              name: run.id,
+              result: v.result,
+              text: v.text,
+              ...(run.baseline ? { baseline: true } : {}),
+            }
+          : null,
       };
     }),
     todo: todo === null ? null : { kind: 'note', text: todo.text, todos: todo.todos },

@@ -13,12 +13,25 @@ import { outputLines } from './output';
 import { shellReads } from './reads';
 import { shellLine } from './shell/units';
 import type { CheckRun, ClassifyContext, ScriptRun, ToolCall } from './types';
-import type { FileRead } from './effect-types';
+import type { FileEffect, FileRead } from './effect-types';
 
 export interface ShellReading extends EditReading {
   readonly checks: CheckRun[];
   readonly scripts: ScriptRun[];
   readonly reads: FileRead[];
+  /** After the line: true when a `git stash` set the changes aside, false when one brought them back, else null. */
+  setAside: boolean | null;
+}
+
+/** What a command does to the agent's changes: sets them aside (`git stash`), brings them back, or neither. */
+function stashMove(effects: readonly FileEffect[], from: number): boolean | null {
+  let move: boolean | null = null;
+  for (const e of effects.slice(from)) {
+    if (e.kind !== 'bulk') continue;
+    if (e.via === 'git stash') move = true;
+    else if (e.via === 'git stash pop' || e.via === 'git stash apply') move = false;
+  }
+  return move;
 }
 
 export const maxCommandChars = 1024 * 1024;
@@ -39,10 +52,15 @@ export function readShellCall(
   }
   const line = shellLine(source, context?.root ?? null, workdir);
   notes.push(...line.problems);
-  const out: ShellReading = { effects: [], reads: [], notes, checks: [], scripts: [] };
+  const out: ShellReading = { effects: [], reads: [], notes, checks: [], scripts: [], setAside: null };
   const pending: PendingCheck[] = [];
+  let aside = context?.changesSetAside === true;
   for (const unit of line.units) {
+    const before = out.effects.length;
     shellEffects(unit, out);
+    const move = stashMove(out.effects, before);
+    if (move !== null) aside = out.setAside = move;
+    const baseline = aside ? { baseline: true } : {};
     out.reads.push(...shellReads(unit));
     const runner = recognizeRunner(unit.argv);
     if (runner) {
@@ -56,6 +74,7 @@ export function readShellCall(
         targets: normalised.targets,
         certainty: 'known',
         family: runner.summary,
+        ...baseline,
       });
       continue;
     }
@@ -72,6 +91,7 @@ export function readShellCall(
         targets: [script.path],
         certainty,
         family: 'any',
+        ...baseline,
       });
   }
   if (pending.length > 0) {

@@ -40,6 +40,8 @@ export interface ClassifyContext {
    * outside it, an absolute `cd` (SWE-agent's `cd /testbed`) is taken as re-entering the project and dropped.
    */
   readonly root?: string;
+  /** An earlier call set the agent's changes aside (`git stash`) and none has brought them back yet. */
+  readonly changesSetAside?: boolean;
 }
 
 /** The step's main meaning, by priority: a check, else a file change, else a plan, else a read, else other. */
@@ -75,6 +77,11 @@ export interface ToolCallMeaning {
   readonly failed: boolean;
   /** What could not be fully understood, in words: a patch that does not parse, a truncated command line. */
   readonly notes: readonly string[];
+  /**
+   * Whether the agent's changes are set aside after this call: true after a `git stash` (push/save), false after a
+   * `git stash pop`/`apply`; null when the call did neither (the context's state goes on).
+   */
+  readonly changesSetAside: boolean | null;
 }
 
 export type CheckKind = 'test' | 'typecheck' | 'lint' | 'format' | 'build' | 'check' | 'script';
@@ -103,6 +110,11 @@ export interface CheckRun {
   readonly scope: string | null;
   readonly certainty: CheckCertainty;
   readonly result: CheckResult;
+  /**
+   * Run while the agent's changes were set aside (after `git stash`, before `git stash pop`/`apply`, in this call
+   * or since an earlier one): a baseline — what fails here failed before the change too.
+   */
+  readonly baseline?: boolean;
 }
 
 export type CheckStatus = 'passed' | 'failed' | 'error' | 'unknown';

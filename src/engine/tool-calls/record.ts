@@ -209,6 +209,7 @@ export async function recordOne(
     context,
     meaning.scripts.map((s) => s.id),
     planned.changes.filter(affectsScripts).length,
+    meaning.changesSetAside,
   );
 
   const checks: DerivedCheck[] = derived.checks.map(({ run, event }) => ({

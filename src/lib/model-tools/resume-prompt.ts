@@ -137,13 +137,21 @@ function planLines(point: ResumePoint, max: number): string[] {
   ];
 }
 
+/** The check runs a script the session deleted since (a scratch `reproduce_issue.py`): nothing to run again. */
+function scriptGone(name: string, point: ResumePoint): boolean {
+  const deleted = new Set(point.checkpoint.files.filter((f) => f.change === 'deleted').map((f) => f.path));
+  return name.split(/\s+/).some((word) => deleted.has(word.replace(/^\.\//, '')));
+}
+
 function checkLines(point: ResumePoint, max: number): string[] {
   const doneIds = new Set(point.validationsDone.map((v) => v.eventId));
   const holding = point.validationsDone.filter((v) => v.changedSince.length === 0);
-  const staled = point.validationsDone.filter((v) => v.changedSince.length > 0);
-  const notPassing = point.checkpoint.validations.filter(
-    (v) => !doneIds.has(v.eventId) && v.result !== 'passed',
+  const staled = point.validationsDone.filter((v) => v.changedSince.length > 0 && !scriptGone(v.name, point));
+  const open = point.checkpoint.validations.filter(
+    (v) => !doneIds.has(v.eventId) && v.result !== 'passed' && !scriptGone(v.name, point),
   );
+  const before = open.filter((v) => v.failingBefore);
+  const notPassing = open.filter((v) => !v.failingBefore);
   const lines = [
     ...bounded(
       holding,
@@ -163,6 +171,13 @@ function checkLines(point: ResumePoint, max: number): string[] {
       max,
       (v) =>
         `${v.result} (${v.failedRuns} of ${v.runs} runs did not pass) — still to fix and run: ${quote(v.name)}`,
+      'search_history kinds ["validation"]',
+    ),
+    ...bounded(
+      before,
+      max,
+      (v) =>
+        `${v.result}, failing before the change too (a run with the changes set aside failed the same way) — not the goal: ${quote(v.name)}${v.text ? ` (${quote(v.text)})` : ''}`,
       'search_history kinds ["validation"]',
     ),
   ];

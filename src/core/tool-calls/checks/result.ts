@@ -17,6 +17,8 @@ export interface PendingCheck {
   readonly targets: readonly string[];
   readonly certainty: CheckCertainty;
   readonly family: SummaryFamily;
+  /** Run while the agent's changes were set aside (`git stash` … `git stash pop`). */
+  readonly baseline?: boolean;
 }
 
 export interface CallOutcome {
@@ -53,6 +55,7 @@ export function checkResults(
     scope: p.unit.scope,
     certainty: p.certainty,
     result: results[k] as CheckResult,
+    ...(p.baseline ? { baseline: true } : {}),
   }));
 }
 

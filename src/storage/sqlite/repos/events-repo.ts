@@ -47,6 +47,7 @@ const validData: Record<keyof EventData, (value: unknown) => boolean> = {
   next: (value) => typeof value === 'string',
   outside: (value) => value === true,
   said: (value) => value === true,
+  baseline: (value) => value === true,
   todos: (value) => {
     try {
       parseAgentTodos(value);
