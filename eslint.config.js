@@ -28,10 +28,24 @@ export default ts.config(
     },
   },
   {
+    // Type-aware rules need a TypeScript program: every file a tsconfig includes (tsconfig.json, or
+    // src/core/tsconfig.json for core) is linted with its types. The .js/.mjs scripts around the build are not in
+    // one and keep the syntax-only rules.
+    files: ['src/**/*.ts', 'src/**/*.svelte', 'test/**/*.ts', 'vite.config.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // An async worker codebase: a promise nobody awaits loses its rejection. Await it, `.catch` it with a handler
+      // that does something, or `void` it with a comment saying why fire-and-forget is right there.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: {
       parserOptions: {
-        projectService: true,
         extraFileExtensions: ['.svelte'],
         parser: ts.parser,
         svelteConfig,

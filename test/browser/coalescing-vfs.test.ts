@@ -96,13 +96,30 @@ async function reopen(name: string, maxBufferedBytes?: number) {
   }
 }
 
+/**
+ * Removes an OPFS file once no access handle holds it any more: a terminated worker lets go of its handles a
+ * moment after `terminate()` returns, and until then the removal fails with NoModificationAllowedError.
+ */
+async function removeOnceReleased(root: FileSystemDirectoryHandle, name: string, ms = 10_000): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await root.removeEntry(name);
+      return;
+    } catch (error) {
+      if (!(error instanceof DOMException)) throw error;
+      if (error.name === 'NotFoundError') return;
+      if (error.name !== 'NoModificationAllowedError' || Date.now() - started > ms) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 afterEach(async () => {
   for (const worker of workers.splice(0)) worker.terminate();
-  await new Promise((resolve) => setTimeout(resolve, 50));
   const root = await navigator.storage.getDirectory();
   for (const name of names.splice(0)) {
-    for (const suffix of ['', '-journal', '-wal'])
-      await root.removeEntry(name + suffix).catch(() => undefined);
+    for (const suffix of ['', '-journal', '-wal']) await removeOnceReleased(root, name + suffix);
   }
 });
 

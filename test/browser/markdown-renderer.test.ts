@@ -104,13 +104,30 @@ describe('when the worker cannot run', () => {
   });
 
   it('close(): renders in flight and queued resolve as text', async () => {
-    const renderer = create({ startWorker: standIn(readyThenHang).startWorker });
+    // Says it has the job before it hangs on it: the test waits for that, so 'a' is in the worker, 'b' queued.
+    const { startWorker } = standIn(
+      `postMessage({ type: 'ready' }); addEventListener('message', () => { postMessage({ type: 'received' }); for (;;); });`,
+    );
+    let received!: () => void;
+    const inTheWorker = new Promise<void>((resolve) => (received = resolve));
+    const renderer = create({
+      // No budget runs out first: 'a' can end only by the close.
+      limits: { ...markdownLimits, timeMs: 60_000 },
+      startWorker: () => {
+        const worker = startWorker();
+        worker.addEventListener('message', (event: MessageEvent<{ type: string }>) => {
+          if (event.data.type === 'received') received();
+        });
+        return worker;
+      },
+    });
     const pending = [renderer.render('a'), renderer.render('b')];
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inTheWorker;
     renderer.close();
+    const closed = expect.stringContaining('(the renderer was closed)');
     expect(await Promise.all(pending)).toEqual([
-      expect.objectContaining({ kind: 'text', text: 'a' }),
-      expect.objectContaining({ kind: 'text', text: 'b' }),
+      expect.objectContaining({ kind: 'text', text: 'a', reason: closed }),
+      expect.objectContaining({ kind: 'text', text: 'b', reason: closed }),
     ]);
   });
   it('a start abandoned by close() does not stop the worker started after it', async () => {

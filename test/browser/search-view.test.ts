@@ -24,8 +24,8 @@ function hashHost(initial: string) {
 }
 
 const mounted: Record<string, unknown>[] = [];
-afterEach(() => {
-  for (const component of mounted.splice(0)) unmount(component);
+afterEach(async () => {
+  await Promise.all(mounted.splice(0).map((component) => unmount(component)));
   document.body.replaceChildren();
 });
 
