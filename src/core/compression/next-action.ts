@@ -116,11 +116,12 @@ function verifyAction(input: NextActionInput, last: LastAction, said: Checkpoint
         )}.`
       : ' Check its result, then take the next step toward the goal.';
   const history = said ? ` Before it you said: "${quoted(boundedInline(said.text, said.eventId), 200)}"` : '';
-  return {
-    kind: 'verify_last_action',
-    text: `Your last action already ran — do not repeat it: \`${quoted(last.command, 200)}\`${exit}${output}.${left}${history}`,
-    eventId: said?.eventId ?? null,
-  };
+  // A call the transcript ends on before its result: it may or may not have run.
+  const unknown = last.exitCode === null && last.summary === null && last.status !== 'error';
+  const head = unknown
+    ? `Your last action shows no result — check whether it ran before running it again: \`${quoted(last.command, 200)}\`.`
+    : `Your last action already ran — do not repeat it: \`${quoted(last.command, 200)}\`${exit}${output}.`;
+  return { kind: 'verify_last_action', text: `${head}${left}${history}`, eventId: said?.eventId ?? null };
 }
 
 function chooseAction(input: NextActionInput): ActionParts {

@@ -1,0 +1,238 @@
+/**
+ * Issue 27's rules on runs written in the shapes real runs have (mini-swe-agent 1.0/1.1 and its first bare message
+ * list, SWE-agent, OpenHands, Cline, Claude Code): a finished run is done, a run cut mid-way stays open and its next
+ * action never presents a command that already ran as still to do, and failures that were there before the change
+ * (a run with the changes stashed) are never the goal. Each rule has a control that fails without it.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseMiniSweAgentTrajectory, parseSweAgentTrajectory } from '../../src/core/importers/swe-agent';
+import type { TranscriptItem } from '../../src/core/importers/types';
+import { classifyToolCall } from '../../src/core/tool-calls';
+import { memoryBrain } from './engine-helpers';
+
+const task = 'Please solve this issue: `Blueprint.register` drops the url_prefix of nested blueprints.';
+const fence = (thought: string, command: string) =>
+  `THOUGHT: ${thought}\n\n\`\`\`mswea_bash_command\n${command}\n\`\`\``;
+const observation = (exit: number, output: string) =>
+  `<returncode>${exit}</returncode>\n<output>\n${output}</output>`;
+
+/** The turns of a bash-only SWE-bench run: reproduce, edit with sed, run the tests, submit. */
+const turns: [thought: string, command: string, exit: number, output: string][] = [
+  ['Find the blueprint code.', 'grep -n "url_prefix" src/flask/blueprints.py | head', 0, '112: url_prefix\n'],
+  [
+    'Write a script that reproduces it.',
+    "cat > reproduce_issue.py << 'EOF'\nprint('prefix:', '/parent/child')\nEOF",
+    0,
+    '',
+  ],
+  ['Run it.', 'python reproduce_issue.py', 1, 'AssertionError: prefix lost\n'],
+  [
+    'Now I will modify src/flask/blueprints.py to join the prefixes.',
+    "sed -i 's/url_prefix = state.url_prefix/url_prefix = join(state.url_prefix, self.url_prefix)/' src/flask/blueprints.py",
+    0,
+    '',
+  ],
+  ['Run the tests.', 'python -m pytest tests/test_blueprints.py -q', 0, '57 passed in 0.81s\n'],
+];
+
+function miniRun(options: { cut?: number; format: '1.1' | '1.0' | 'bare'; status?: string }) {
+  const messages: unknown[] = [
+    { role: 'system', content: 'You are a helpful assistant that can interact with a computer.' },
+    { role: 'user', content: task },
+  ];
+  const shown = turns.slice(0, options.cut ?? turns.length);
+  for (const [thought, command, exit, output] of shown) {
+    messages.push({ role: 'assistant', content: fence(thought, command) });
+    messages.push({ role: 'user', content: observation(exit, output) });
+  }
+  const submission = 'diff --git a/src/flask/blueprints.py b/src/flask/blueprints.py\n';
+  const finished = options.cut === undefined;
+  if (finished) {
+    const submit = 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached';
+    messages.push({ role: 'assistant', content: fence('I am ready to submit.', submit) });
+    if (options.format === '1.1')
+      messages.push({ role: 'exit', content: '', extra: { exit_status: options.status, submission } });
+  }
+  if (options.format === 'bare') return JSON.stringify(messages);
+  const info = finished && options.format === '1.0' ? { exit_status: options.status, submission } : {};
+  return JSON.stringify({
+    info: { model_stats: {}, ...info },
+    messages,
+    trajectory_format: 'mini-swe-agent-1',
+  });
+}
+
+const ends = (items: readonly TranscriptItem[]) =>
+  items.flatMap((i) => (i.kind === 'run_end' ? [i.outcome] : []));
+
+describe('the end of a run, as each format records it', () => {
+  const rows: [name: string, items: () => readonly TranscriptItem[], expected: string[]][] = [
+    ['mini 1.1: exit message, Submitted', () => mini({ format: '1.1', status: 'Submitted' }), ['submitted']],
+    [
+      'mini 1.1: exit message, LimitsExceeded',
+      () => mini({ format: '1.1', status: 'LimitsExceeded' }),
+      ['stopped'],
+    ],
+    ['mini 1.0: info.exit_status', () => mini({ format: '1.0', status: 'Submitted' }), ['submitted']],
+    ['mini, the bare message list: its submit command', () => mini({ format: 'bare' }), ['submitted']],
+    ['mini, cut after an observation (control)', () => mini({ format: '1.1', cut: 4 }), []],
+    [
+      'SWE-agent: info.exit_status submitted',
+      () => swe('submitted (exit_cost)', 'diff --git a/x b/x\n'),
+      ['submitted'],
+    ],
+    ['SWE-agent: exit_cost without a submission', () => swe('exit_cost', null), ['stopped']],
+    ['SWE-agent: no info (control)', () => swe(null, null), []],
+  ];
+  for (const [name, items, expected] of rows)
+    it(`${name} → ${expected.join(', ') || 'none'}`, () => expect(ends(items())).toEqual(expected));
+
+  function mini(options: Parameters<typeof miniRun>[0]) {
+    return parseMiniSweAgentTrajectory(miniRun(options), { name: 'x.traj.json' }).items;
+  }
+  function swe(status: string | null, submission: string | null) {
+    const doc = {
+      trajectory: [
+        { action: 'ls', observation: 'src\n', thought: 'Look.', state: { working_dir: '/testbed' } },
+      ],
+      history: [{ role: 'user', content: task }],
+      info: status === null ? {} : { exit_status: status, ...(submission ? { submission } : {}) },
+    };
+    return parseSweAgentTrajectory(JSON.stringify(doc), { name: 'x.traj' }).items;
+  }
+});
+
+async function importRun(text: string, name = 'pallets__flask-4935.traj.json') {
+  const { api } = await memoryBrain();
+  const { sessions } = await api.importTranscript({
+    files: [{ name, data: new TextEncoder().encode(text) }],
+  });
+  const sessionId = sessions[0]!.sessionId;
+  const [task] = await api.listTasks(sessionId);
+  return { api, task: task!, point: await api.resumePoint(sessionId) };
+}
+
+describe('a finished run is done; a cut one is open and never asks to repeat what ran', () => {
+  it('a submitted mini-swe-agent run: task done, next action done naming what it changed', async () => {
+    const { task, point } = await importRun(miniRun({ format: '1.1', status: 'Submitted' }));
+    expect(task.state).toBe('done');
+    expect(point.firstUnfinishedAction.kind).toBe('done');
+    expect(point.firstUnfinishedAction.text).toContain('src/flask/blueprints.py');
+  });
+
+  it('a run stopped by a limit stays open (control)', async () => {
+    const { task, point } = await importRun(miniRun({ format: '1.1', status: 'LimitsExceeded' }));
+    expect(task.state).toBe('running');
+    expect(point.firstUnfinishedAction.kind).not.toBe('done');
+  });
+
+  it('cut after every observation: open, and the next action never presents an executed command as to do', async () => {
+    for (let cut = 1; cut <= turns.length; cut++) {
+      const { task, point } = await importRun(miniRun({ format: '1.1', cut }));
+      const next = point.firstUnfinishedAction;
+      const [thought, command] = turns[cut - 1]!;
+      expect(task.state).toBe('running');
+      // What the agent said before the command it ran is history, never the step to take.
+      expect(next.kind).not.toBe('stated_intention');
+      if (next.kind === 'verify_last_action') {
+        expect(next.text).toContain('already ran');
+        expect(next.text).toContain(command.split('\n')[0]!.slice(0, 40));
+        expect(next.text).toContain(`Before it you said: "THOUGHT: ${thought}`);
+      } else expect(next.kind).toBe('fix_validation'); // the reproduction failed: make it pass
+      expect(point.checkpoint.intentionRan).toBe(true);
+    }
+  });
+
+  it('an intention that no call followed is still the step to take (control)', async () => {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession({ title: 't' });
+    const { id: taskId } = await api.startTask({ sessionId, title: 't' });
+    await api.recordEvent({ sessionId, taskId, kind: 'note', said: true, text: 'Next I will edit a.py.' });
+    const point = await api.resumePoint(sessionId);
+    expect(point.firstUnfinishedAction.kind).toBe('stated_intention');
+  });
+});
+
+describe('failures that were there before the change', () => {
+  const failing = '2 failed, 55 passed in 0.9s';
+  const out = (names: string[]) =>
+    `${names.map((n) => `FAILED tests/test_blueprints.py::${n} - AssertionError`).join('\n')}\n${failing}\n`;
+
+  it('a check between git stash and git stash pop is a baseline, in one command or across calls', () => {
+    const one = classifyToolCall(
+      {
+        tool: 'bash',
+        input: { command: 'git stash && python -m pytest tests/test_blueprints.py -q; git stash pop' },
+        output: out(['test_a']),
+        exitCode: 0,
+      },
+      {},
+    );
+    expect(one.checks.map((c) => c.baseline ?? false)).toEqual([true]);
+    expect(one.changesSetAside).toBe(false);
+    const stashed = classifyToolCall({
+      tool: 'bash',
+      input: { command: 'git stash' },
+      output: 'Saved',
+      exitCode: 0,
+    });
+    expect(stashed.changesSetAside).toBe(true);
+    const later = classifyToolCall(
+      {
+        tool: 'bash',
+        input: { command: 'python -m pytest tests/test_blueprints.py' },
+        output: out(['test_a']),
+        exitCode: 1,
+      },
+      { changesSetAside: true },
+    );
+    expect(later.checks[0]?.baseline).toBe(true);
+    // Control: the same run with the changes in place is a run of the check.
+    const plain = classifyToolCall(
+      {
+        tool: 'bash',
+        input: { command: 'python -m pytest tests/test_blueprints.py' },
+        output: out(['test_a']),
+        exitCode: 1,
+      },
+      {},
+    );
+    expect(plain.checks[0]?.baseline).toBeUndefined();
+  });
+
+  async function session(baselineFailures: string[]) {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession({ title: 'fix blueprints' });
+    const { id: taskId } = await api.startTask({ sessionId, title: 'fix blueprints' });
+    const bash = (command: string, output: string, exitCode: number) =>
+      api.recordToolCall({
+        sessionId,
+        taskId,
+        root: '/testbed',
+        call: { tool: 'bash', input: { command }, output, exitCode },
+      });
+    await bash("sed -i 's/a/b/' src/flask/blueprints.py", '', 0);
+    await bash('python -m pytest tests/test_blueprints.py', out(['test_a', 'test_b']), 1);
+    await bash(
+      'git stash && python -m pytest tests/test_blueprints.py; git stash pop',
+      out(baselineFailures),
+      0,
+    );
+    return api.resumePoint(sessionId);
+  }
+
+  it('the same failures with the change set aside: listed as failing before, never the next action', async () => {
+    const point = await session(['test_a', 'test_b']);
+    expect(point.checkpoint.validations.map((v) => [v.name, v.result, v.failingBefore])).toEqual([
+      ['pytest tests/test_blueprints.py', 'failed', true],
+    ]);
+    expect(point.firstUnfinishedAction.kind).not.toBe('fix_validation');
+  });
+
+  it('a failure the baseline does not have is the goal (control)', async () => {
+    const point = await session(['test_a']);
+    expect(point.checkpoint.validations.map((v) => v.failingBefore)).toEqual([false]);
+    expect(point.firstUnfinishedAction.kind).toBe('fix_validation');
+    expect(point.firstUnfinishedAction.text).toContain('test_b');
+  });
+});
