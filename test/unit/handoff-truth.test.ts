@@ -236,3 +236,47 @@ describe('failures that were there before the change', () => {
     expect(point.firstUnfinishedAction.text).toContain('test_b');
   });
 });
+
+describe('chat agents: a final answer with no call after it ends the run', () => {
+  const at = (n: number) => `2026-11-20T09:00:${String(n).padStart(2, '0')}.000Z`;
+  const line = (uuid: string, parent: string | null, n: number, type: string, content: unknown) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      message: { role: type, content },
+      uuid,
+      sessionId: 'c0ffee00-0000-4000-8000-000000000001',
+      timestamp: at(n),
+      cwd: '/home/dev/app',
+    });
+  const use = { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test' } };
+  const result = { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Tests  3 passed (3)' };
+  const opening = [
+    line('u1', null, 1, 'user', 'Make the date test pass.'),
+    line('a1', 'u1', 2, 'assistant', [{ type: 'text', text: 'Running the tests.' }, use]),
+  ];
+
+  async function importLines(lines: string[]) {
+    const name = 'c0ffee00-0000-4000-8000-000000000001.jsonl';
+    return importRun(lines.join('\n') + '\n', name);
+  }
+
+  it('ends on the answer: done', async () => {
+    const { task, point } = await importLines([
+      ...opening,
+      line('r1', 'a1', 3, 'user', [result]),
+      line('a2', 'r1', 4, 'assistant', [{ type: 'text', text: 'The date test passes now.' }]),
+    ]);
+    expect(task.state).toBe('done');
+    expect(point.firstUnfinishedAction.kind).toBe('done');
+  });
+
+  it('ends on a call with its result, or on a call waiting for one: still running (controls)', async () => {
+    for (const lines of [[...opening, line('r1', 'a1', 3, 'user', [result])], opening]) {
+      const { task, point } = await importLines(lines);
+      expect(task.state).toBe('running');
+      expect(point.firstUnfinishedAction.kind).not.toBe('done');
+    }
+  });
+});
