@@ -30,6 +30,10 @@ export const errorCodes = [
   /** The caller cancelled a long call (an import): nothing of it was kept. */
   'Cancelled',
   'Busy',
+  /** A checkpoint entry that holds its change only as a patch: its whole bodies were never seen. */
+  'BodiesUnknown',
+  /** A patch checkpoint does not fit the file as it is now (the message names the hunk and the file). */
+  'PatchDoesNotApply',
   'Internal',
 ] as const;
 

@@ -1,6 +1,7 @@
 /**
  * Checkpoints: the before/after bodies of every file an agent changes, stored byte-exact, deduplicated and
- * delta-compressed, and verified on every read.
+ * delta-compressed, and verified on every read — or, when a transcript shows a change only as a unified diff and
+ * the bodies are not known, that diff (a patch entry), stored and verified the same way.
  */
 import type { CheckpointEntryId, StepId, TaskId } from '../ids';
 
@@ -22,13 +23,14 @@ export interface CheckpointFileInput {
 /**
  * - `absent`: the file did not exist;
  * - `text` / `bytes`: stored; it reads back as a string / as a Uint8Array, as it went in;
- * - `too-large`: over the engine's `maxCheckpointBodyBytes`: recorded (with its size) but not stored.
+ * - `too-large`: over the engine's `maxCheckpointBodyBytes`: recorded (with its size) but not stored;
+ * - `unknown`: the body was never seen: the entry holds the change as a patch (`CheckpointEntry.patch`).
  */
-export type CheckpointSideKind = 'absent' | 'text' | 'bytes' | 'too-large';
+export type CheckpointSideKind = 'absent' | 'text' | 'bytes' | 'too-large' | 'unknown';
 
 export interface CheckpointSide {
   readonly kind: CheckpointSideKind;
-  /** Size in bytes (UTF-8 for text); null when absent. */
+  /** Size in bytes (UTF-8 for text); null when absent or unknown. */
   readonly size: number | null;
 }
 
@@ -39,6 +41,12 @@ export interface CheckpointEntry {
   readonly path: string;
   readonly before: CheckpointSide;
   readonly after: CheckpointSide;
+  /**
+   * A patch entry: the change is kept as a unified diff of `size` bytes (UTF-8), both sides `unknown` —
+   * `diffCheckpoint` returns it (kind `patch`), `readCheckpoint` refuses with `BodiesUnknown`, and a rollback
+   * reverses it on the file as it is now. Null for an entry with bodies.
+   */
+  readonly patch: { readonly size: number } | null;
   /** True when either side is binary (bytes with a NUL in the first 8000, or not valid UTF-8). */
   readonly binary: boolean;
   readonly createdAt: number;
@@ -55,13 +63,15 @@ export interface CheckpointContent {
 }
 
 /**
- * `patch` is always a unified diff text: for text, from the `diff` package (3 lines of context); for binary or
- * not-checkpointed sides, a one-line git-style notice ("Binary files a/x and b/x differ").
+ * `patch` is always a unified diff text: for text, from the `diff` package (3 lines of context); for a patch
+ * entry (kind `patch`), the diff that was recorded, with its file headers as `a/<path>` / `b/<path>`; for binary
+ * or not-checkpointed sides, a one-line git-style notice ("Binary files a/x and b/x differ").
  */
 export interface CheckpointDiff {
   readonly id: CheckpointEntryId;
   readonly path: string;
-  readonly kind: 'text' | 'binary' | 'too-large';
+  /** `patch`: the entry holds only the change (its bodies are not known); `patch` is that change. */
+  readonly kind: 'text' | 'patch' | 'binary' | 'too-large';
   readonly patch: string;
   /** Lines added and removed (0 for binary and too-large). */
   readonly added: number;
@@ -78,7 +88,8 @@ export interface CheckpointsApi {
   /**
    * Exactly the bytes that went in (strings back as strings). Throws `CorruptBody` (naming entry and path) when
    * a stored body fails verification, `CheckpointRemoved` when cleanup removed the bodies, `TooLarge` when a side
-   * was not checkpointed, `NotFound` for an unknown id.
+   * was not checkpointed, `BodiesUnknown` for a patch entry (only its diff is known: `diffCheckpoint`),
+   * `NotFound` for an unknown id.
    */
   readCheckpoint(entryId: CheckpointEntryId): Promise<CheckpointContent>;
   /**
@@ -86,6 +97,9 @@ export interface CheckpointsApi {
    * results and errors as `readCheckpoint`, in input order; the first failing entry fails the call.
    */
   readCheckpoints(entryIds: readonly CheckpointEntryId[]): Promise<CheckpointContent[]>;
-  /** A unified diff of the entry; the same errors as `readCheckpoint` except that too-large is a diff kind. */
+  /**
+   * A unified diff of the entry; the same errors as `readCheckpoint` except that too-large and patch are diff
+   * kinds (a patch that fails verification is `CorruptBody`, side `patch`).
+   */
   diffCheckpoint(entryId: CheckpointEntryId): Promise<CheckpointDiff>;
 }

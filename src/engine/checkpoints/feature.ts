@@ -2,6 +2,7 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { BrainError } from '../../core/errors';
 import { asStepId, type CheckpointEntryId, type StepId, type TaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
+import { formatFilePatch, parseFilePatch, patchLineCounts } from '../../core/unified-patch';
 import { createBodyCache } from '../../storage/blobs/cache';
 import { BODY_SIZE_CEILING } from '../../storage/blobs/codec';
 import { bytesToText, looksBinary } from '../../storage/blobs/text';
@@ -18,6 +19,7 @@ import {
   DIFF_TIMEOUT_MS,
   entryIdOf,
   notCheckpointedMessage,
+  preparePatch,
   prepareSide,
   requirePath,
   taskIdOf,
@@ -32,6 +34,17 @@ import type {
 } from '../../core/api/checkpoints';
 
 /**
+ * A change kept as a patch because its bodies are not known (the tool-call recorder's: a transcript that shows a
+ * change only as a unified diff). `patch`: one file's unified diff.
+ */
+export interface PatchFileInput {
+  readonly taskId: TaskId;
+  readonly path: string;
+  readonly patch: string;
+  readonly stepId?: StepId;
+}
+
+/**
  * The body store the checkpoint features share (one body cache): validated inserts inside the caller's transaction
  * (`store`) — the tool-call recorder stores its entries in its own transaction through it — and verified reads.
  */
@@ -42,31 +55,37 @@ export function createCheckpointStore(ctx: EngineContext) {
   const recent = createRecentBodies();
   const repo = createCheckpointsRepo(db, { cache, recent, now: () => clock.now() });
   const tasks = createTasksRepo(db);
+  // Never above what a read accepts: a body stored over the ceiling could not be read back.
+  const bodyCap = () => Math.min(limits.maxCheckpointBodyBytes, BODY_SIZE_CEILING);
 
   /**
    * Validates and stores the entries in the caller's transaction (no change notice: the caller emits). `known`:
    * steps the caller inserted in this transaction, with their tasks (a batch of tool calls), not looked up again.
+   * Patch entries only from the engine's own callers (`patches`): the public `checkpointFile(s)` takes bodies.
    */
   async function store(
-    inputs: readonly CheckpointFileInput[],
+    inputs: readonly (CheckpointFileInput | PatchFileInput)[],
     known?: ReadonlyMap<StepId, TaskId>,
+    patches = false,
   ): Promise<CheckpointEntryId[]> {
     if (!Array.isArray(inputs))
       throw new BrainError('InvalidArgument', 'checkpointFiles takes an array of changes.');
-    // Never above what a read accepts: a body stored over the ceiling could not be read back.
-    const cap = Math.min(limits.maxCheckpointBodyBytes, BODY_SIZE_CEILING);
+    const cap = bodyCap();
     const prepared = inputs.map((input, index) => {
       const at = inputs.length > 1 ? ` (change ${index})` : '';
-      const before = prepareSide(input?.before, `The before body${at}`, cap, recent);
-      const after = prepareSide(input?.after, `The after body${at}`, cap, recent);
-      return {
-        taskId: taskIdOf(input.taskId),
+      const common = {
+        taskId: taskIdOf(input?.taskId),
         stepId: input.stepId === undefined ? null : asStepId(requireId(input.stepId, 'stepId')),
         path: requirePath(input.path),
-        before: before.side,
-        after: after.side,
-        binary: before.binary || after.binary,
       };
+      if (patches && 'patch' in input) {
+        const patch = preparePatch(input.patch, `The patch${at}`, cap);
+        const unknown = { kind: 'unknown' } as const;
+        return { ...common, before: unknown, after: unknown, binary: false, patch };
+      }
+      const before = prepareSide(input?.before, `The before body${at}`, cap, recent);
+      const after = prepareSide(input?.after, `The after body${at}`, cap, recent);
+      return { ...common, before: before.side, after: after.side, binary: before.binary || after.binary };
     });
     const seen = new Set<TaskId>(known?.values());
     const out: CheckpointEntryId[] = [];
@@ -91,9 +110,45 @@ export function createCheckpointStore(ctx: EngineContext) {
     return out;
   }
 
+  /**
+   * A patch entry's change, verified (`CheckpointRemoved`, `CorruptBody` with side `patch`, as for bodies);
+   * `InvalidArgument` for an entry that holds bodies. For rollback, which reverses it on the file.
+   */
+  async function readPatch(entryId: CheckpointEntryId) {
+    const id = entryIdOf(entryId);
+    return db.transaction(async () => {
+      const { record, patch: raw } = await repo.readBodies(id, { withPatch: true });
+      if (raw === null)
+        throw new BrainError(
+          'InvalidArgument',
+          `Checkpoint entry ${id} (${record.path}) holds bodies, not a patch.`,
+        );
+      const text = bytesToText(raw);
+      const parsed = text === null ? null : parseFilePatch(text);
+      // It parsed when it was stored and passed its SHA-256 now: anything else is a bug, not damage.
+      if (parsed === null || !parsed.ok)
+        throw new BrainError(
+          'Internal',
+          `The patch of checkpoint entry ${id} (${record.path}) does not parse.`,
+        );
+      return { id, taskId: record.taskId, path: record.path, patch: parsed.patch };
+    });
+  }
+
   return {
     repo,
     store,
+    readPatch,
+    /** Why `store` would refuse this diff as a patch entry (not one file's diff, over the cap), or null. */
+    patchProblem(diff: string): string | null {
+      try {
+        preparePatch(diff, 'the diff', bodyCap());
+        return null;
+      } catch (error) {
+        if (error instanceof BrainError) return error.message;
+        throw error;
+      }
+    },
     /** Runs `work` with the shared body cache bounded to `bytes` (an import: cache.ts). */
     withBodyCacheAtMost: <T>(bytes: number, work: () => Promise<T>) => cache.atMost(bytes, work),
   };
@@ -121,6 +176,14 @@ export function createCheckpointsFeature(
 
   async function read(entryId: CheckpointEntryId): Promise<CheckpointContent & { record: EntryRecord }> {
     const { record, before, after } = await repo.readBodies(entryIdOf(entryId));
+    if (record.patch !== null) {
+      throw new BrainError(
+        'BodiesUnknown',
+        `Checkpoint entry ${record.id} (${record.path}) holds its change only as a patch: the file's whole ` +
+          'bodies before and after were never seen. diffCheckpoint returns the patch.',
+        { entryId: record.id, path: record.path },
+      );
+    }
     if (record.before.kind === 'too-large' || record.after.kind === 'too-large') {
       throw new BrainError('TooLarge', notCheckpointedMessage(record, limits.maxCheckpointBodyBytes), {
         entryId: record.id,
@@ -197,6 +260,7 @@ export function createCheckpointsFeature(
       const patch = `Files ${names.a} and ${names.b} differ (${notCheckpointedMessage(record, limits.maxCheckpointBodyBytes)})\n`;
       return { id, path: record.path, kind: 'too-large', patch, added: 0, removed: 0 };
     }
+    if (record.patch !== null) return patchDiff(id);
     const { before, after } = await read(id);
     const text = (body: CheckpointBody): string | null =>
       body === null ? '' : typeof body === 'string' ? body : looksBinary(body) ? null : bytesToText(body);
@@ -231,5 +295,12 @@ export function createCheckpointsFeature(
     }
     const patch = structured.hunks.length === 0 ? '' : formatPatch(structured, FILE_HEADERS_ONLY);
     return { id, path: record.path, kind: 'text', patch, added, removed };
+  }
+
+  /** A patch entry's diff: its verified bytes (a removed entry: `CheckpointRemoved`), headers named by the path. */
+  async function patchDiff(entryId: CheckpointEntryId): Promise<CheckpointDiff> {
+    const { id, path, patch: parsed } = await shared.readPatch(entryId);
+    const { added, removed } = patchLineCounts(parsed);
+    return { id, path, kind: 'patch', patch: formatFilePatch(parsed, path), added, removed };
   }
 }

@@ -3,6 +3,7 @@ import type { CheckpointBody } from '../../core/api/checkpoints';
 import { BrainError } from '../../core/errors';
 import { asCheckpointEntryId, asTaskId } from '../../core/ids';
 import { requireId } from '../../core/model';
+import { parseFilePatch } from '../../core/unified-patch';
 import { utf8Length } from '../../core/utf8';
 import type { RecentBodies } from '../../storage/blobs/recent-bodies';
 import { bytesToText, looksBinary, textToBytes } from '../../storage/blobs/text';
@@ -37,6 +38,25 @@ export function prepareSide(
     return { side: { kind: 'bytes', raw }, binary: looksBinary(raw) };
   }
   throw new BrainError('InvalidArgument', `${what} must be a string, a Uint8Array or null (file absent).`);
+}
+
+/**
+ * A patch entry's diff: one file's unified diff with at least one hunk, at most `cap` bytes of UTF-8 (a patch over
+ * the cap is refused, not recorded as too large: with no bodies there would be nothing left of the change).
+ */
+export function preparePatch(value: unknown, what: string, cap: number): Uint8Array {
+  if (typeof value !== 'string')
+    throw new BrainError('InvalidArgument', `${what} must be a unified diff text.`);
+  const parsed = parseFilePatch(value);
+  if (!parsed.ok)
+    throw new BrainError('InvalidArgument', `${what} is not one file's unified diff: ${parsed.reason}.`);
+  const raw = textToBytes(value, what);
+  if (raw.length > cap)
+    throw new BrainError(
+      'TooLarge',
+      `${what} is ${raw.length} bytes, over the ${cap}-byte cap of a checkpoint body.`,
+    );
+  return raw;
 }
 
 export function requirePath(value: unknown): string {

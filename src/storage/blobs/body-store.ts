@@ -156,18 +156,24 @@ export function createBodyStore(rows: BodyRows, options: BodyStoreOptions = {}) 
 
     /**
      * Stores `raw` once; returns the id of the body with its hash (existing or new). A new body may be a delta
-     * against `baseId` when given (an entry's after against its before), else against the newest body of `path`.
+     * against `baseId` when given (an entry's after against its before), else against the newest body of `path`;
+     * `null`: against nothing (a patch, which shares little with the file's bodies).
      */
     async put(
       raw: Uint8Array,
       path: string,
-      baseId?: number,
+      baseId?: number | null,
     ): Promise<{ id: number; created: boolean; hash: Uint8Array }> {
       const hash = options.recent?.hashOf(raw) ?? (await sha256(raw));
       options.recent?.hashed(raw, hash);
       const existing = await rows.byHash(hash);
       if (existing) return { id: existing.id, created: false, hash };
-      const base = baseId === undefined ? await rows.latestForPath(path) : (await rows.chain(baseId, 1))[0];
+      const base =
+        baseId === null
+          ? undefined
+          : baseId === undefined
+            ? await rows.latestForPath(path)
+            : (await rows.chain(baseId, 1))[0];
       const form = await encodeAgainst(raw, base ?? null);
       const id = await rows.insert(hash, raw.length, form);
       cache.put(toHex(hash), raw);

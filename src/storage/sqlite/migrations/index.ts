@@ -9,6 +9,7 @@ import stepSearch from './008-step-search';
 import toolContext from './009-tool-context';
 import imports from './010-imports';
 import stepIndexPending from './011-step-index-pending';
+import patchCheckpoints from './012-patch-checkpoints';
 
 export interface Migration {
   readonly id: number;
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { id: 9, name: 'tool-context', sql: toolContext },
   { id: 10, name: 'imports', sql: imports },
   { id: 11, name: 'step-index-pending', sql: stepIndexPending },
+  { id: 12, name: 'patch-checkpoints', sql: patchCheckpoints },
 ];

@@ -14,7 +14,7 @@ import {
 } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
 
-export type RemovedSideKind = 'absent' | 'text' | 'bytes' | 'too-large';
+export type RemovedSideKind = 'absent' | 'text' | 'bytes' | 'too-large' | 'unknown';
 
 /** A removed entry as decoded from its removal record (the shape of checkpoints-repo's EntryRecord). */
 export interface RemovedEntry {
@@ -24,6 +24,7 @@ export interface RemovedEntry {
   readonly path: string;
   readonly before: { readonly kind: RemovedSideKind; readonly size: number | null };
   readonly after: { readonly kind: RemovedSideKind; readonly size: number | null };
+  readonly patch: { readonly size: number } | null;
   readonly binary: boolean;
   readonly createdAt: number;
   readonly removed: { readonly at: number; readonly reason: string };
@@ -39,7 +40,7 @@ interface RemovalRow {
   detail: string;
 }
 
-/** The packed entries (see migration 5). */
+/** The packed entries (see migration 5; `patch` since migration 12, patch checkpoints). */
 interface Detail {
   paths: string[];
   id: number[];
@@ -50,12 +51,20 @@ interface Detail {
   binary: string;
   at: number[];
   step: (number | null)[] | null;
+  /** Patch sizes (null: no patch), or left out / null when no entry had a patch (records before migration 12). */
+  patch?: (number | null)[] | null;
 }
 
-const kinds: Record<string, RemovedSideKind> = { a: 'absent', t: 'text', b: 'bytes', l: 'too-large' };
+const kinds: Record<string, RemovedSideKind> = {
+  a: 'absent',
+  t: 'text',
+  b: 'bytes',
+  l: 'too-large',
+  u: 'unknown',
+};
 
 const kindChar = (column: string) =>
-  `CASE ${column} WHEN 'absent' THEN 'a' WHEN 'text' THEN 't' WHEN 'bytes' THEN 'b' ELSE 'l' END`;
+  `CASE ${column} WHEN 'absent' THEN 'a' WHEN 'text' THEN 't' WHEN 'bytes' THEN 'b' WHEN 'unknown' THEN 'u' ELSE 'l' END`;
 
 /**
  * Packs the live entries of task ?1 into one removal record (when ?2, why ?3). The same packing as migration 5
@@ -63,7 +72,7 @@ const kindChar = (column: string) =>
  */
 const PACK_TASK = `
 WITH e AS (
-  SELECT id, step_id, path, before_kind, before_size, after_kind, after_size, binary,
+  SELECT id, step_id, path, before_kind, before_size, after_kind, after_size, patch_size, binary,
     id - lag(id, 1, id) OVER w AS d_id,
     created_at - lag(created_at, 1, 0) OVER w AS d_at,
     min(id) OVER (PARTITION BY path) AS path_first
@@ -81,7 +90,8 @@ SELECT max(id), min(id), ?1, count(*), ?2, ?3, json_object(
     'after', json_group_array(after_size ORDER BY id),
     'binary', group_concat(binary, '' ORDER BY id),
     'at', json_group_array(d_at ORDER BY id),
-    'step', json(CASE WHEN count(step_id) > 0 THEN json_group_array(step_id ORDER BY id) END))
+    'step', json(CASE WHEN count(step_id) > 0 THEN json_group_array(step_id ORDER BY id) END),
+    'patch', json(CASE WHEN count(patch_size) > 0 THEN json_group_array(patch_size ORDER BY id) END))
 FROM r HAVING count(*) > 0`;
 
 function corrupt(row: RemovalRow, what: string): BrainError {
@@ -109,7 +119,8 @@ function decode(row: RemovalRow): RemovedEntry[] {
     d.kind.length !== 2 * n ||
     typeof d.binary !== 'string' ||
     d.binary.length !== n ||
-    (d.step !== null && (!Array.isArray(d.step) || d.step.length !== n))
+    (d.step !== null && (!Array.isArray(d.step) || d.step.length !== n)) ||
+    (d.patch !== undefined && d.patch !== null && (!Array.isArray(d.patch) || d.patch.length !== n))
   ) {
     throw corrupt(row, `its columns do not hold ${n} entries`);
   }
@@ -125,6 +136,9 @@ function decode(row: RemovalRow): RemovedEntry[] {
     const after = kinds[d.kind[2 * i + 1] as string];
     if (typeof path !== 'string' || !before || !after) throw corrupt(row, `entry ${id} does not decode`);
     const step = d.step?.[i] ?? null;
+    const patch = d.patch?.[i] ?? null;
+    if ((patch !== null) !== (before === 'unknown') || (patch !== null) !== (after === 'unknown'))
+      throw corrupt(row, `entry ${id} does not decode`);
     out.push({
       id: asCheckpointEntryId(id),
       taskId: asTaskId(row.task_id),
@@ -132,6 +146,7 @@ function decode(row: RemovalRow): RemovedEntry[] {
       path,
       before: { kind: before, size: d.before[i] ?? null },
       after: { kind: after, size: d.after[i] ?? null },
+      patch: patch === null ? null : { size: patch },
       binary: d.binary[i] === '1',
       createdAt,
       removed,

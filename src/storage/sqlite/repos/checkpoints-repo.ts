@@ -22,11 +22,11 @@ import type { BodyCodec } from '../../blobs/codec';
 import { createRemovalsRepo, NEXT_ENTRY_ID } from './checkpoint-removals';
 import type { SqlDriver } from '../driver';
 
-export type EntrySideKind = 'absent' | 'text' | 'bytes' | 'too-large';
+export type EntrySideKind = 'absent' | 'text' | 'bytes' | 'too-large' | 'unknown';
 
 /** One side of a new entry: its kind, and for stored kinds the raw bytes. */
 export type NewEntrySide =
-  | { readonly kind: 'absent' }
+  | { readonly kind: 'absent' | 'unknown' }
   | { readonly kind: 'too-large'; readonly size: number }
   | { readonly kind: 'text' | 'bytes'; readonly raw: Uint8Array };
 
@@ -38,6 +38,8 @@ export interface NewEntry {
   readonly after: NewEntrySide;
   readonly binary: boolean;
   readonly now: number;
+  /** The change as a unified diff (UTF-8), for an entry whose sides are both `unknown`. */
+  readonly patch?: Uint8Array;
 }
 
 export interface EntryRecord {
@@ -47,6 +49,8 @@ export interface EntryRecord {
   readonly path: string;
   readonly before: { readonly kind: EntrySideKind; readonly size: number | null };
   readonly after: { readonly kind: EntrySideKind; readonly size: number | null };
+  /** The entry holds its change as a unified diff of this many bytes (its sides are `unknown`). */
+  readonly patch: { readonly size: number } | null;
   readonly binary: boolean;
   readonly createdAt: number;
   readonly removed: { readonly at: number; readonly reason: string } | null;
@@ -92,17 +96,21 @@ interface BodyRow {
   depth: number;
 }
 
+type SqlSideKind = 'absent' | 'text' | 'bytes' | 'too_large' | 'unknown';
+
 interface EntryRow {
   id: number;
   task_id: number;
   step_id: number | null;
   path: string;
-  before_kind: 'absent' | 'text' | 'bytes' | 'too_large';
+  before_kind: SqlSideKind;
   before_size: number | null;
   before_body_id: number | null;
-  after_kind: 'absent' | 'text' | 'bytes' | 'too_large';
+  after_kind: SqlSideKind;
   after_size: number | null;
   after_body_id: number | null;
+  patch_size: number | null;
+  patch_body_id: number | null;
   binary: number;
   created_at: number;
   removed_at: number | null;
@@ -111,7 +119,7 @@ interface EntryRow {
 
 const BODY_COLUMNS = 'id, hash, codec, raw_size, stored_size, stored_crc, base_id, depth';
 const ENTRY_COLUMNS =
-  'id, task_id, step_id, path, before_kind, before_size, before_body_id, after_kind, after_size, after_body_id, binary, created_at, removed_at, removed_reason';
+  'id, task_id, step_id, path, before_kind, before_size, before_body_id, after_kind, after_size, after_body_id, patch_size, patch_body_id, binary, created_at, removed_at, removed_reason';
 
 const toMeta = (row: BodyRow): BodyMeta => ({
   id: row.id,
@@ -136,6 +144,7 @@ function toRecord(row: EntryRow): EntryRecord {
     path: row.path,
     before: { kind: kindFromSql(row.before_kind), size: row.before_size },
     after: { kind: kindFromSql(row.after_kind), size: row.after_size },
+    patch: row.patch_size === null ? null : { size: row.patch_size },
     binary: row.binary === 1,
     createdAt: row.created_at,
     removed: row.removed_at === null ? null : { at: row.removed_at, reason: row.removed_reason ?? '' },
@@ -262,7 +271,11 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
   }
 
   const sizeOf = (side: NewEntrySide) =>
-    side.kind === 'absent' ? null : side.kind === 'too-large' ? side.size : side.raw.length;
+    side.kind === 'too-large'
+      ? side.size
+      : side.kind === 'text' || side.kind === 'bytes'
+        ? side.raw.length
+        : null;
 
   /** The live row, or the removed entry as its removal record keeps it (cleanup deleted its row). */
   async function getRow(id: CheckpointEntryId): Promise<EntryRow | EntryRecord> {
@@ -280,11 +293,12 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
       // Before first: it is usually the previous version, and the after body deltas against it.
       const beforeBody = await storeSide(entry.before, entry.path, null);
       const afterBody = await storeSide(entry.after, entry.path, beforeBody);
+      const patchBody = entry.patch ? (await bodies.put(entry.patch, entry.path, null)).id : null;
       // The id explicitly above every removed entry's: an id once given out never names another entry.
       const { lastInsertRowid } = await db.run(
         `INSERT INTO checkpoint_entries (id, task_id, step_id, path, before_kind, before_size, before_body_id,
-           after_kind, after_size, after_body_id, binary, created_at)
-         VALUES (${NEXT_ENTRY_ID}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           after_kind, after_size, after_body_id, patch_size, patch_body_id, binary, created_at)
+         VALUES (${NEXT_ENTRY_ID}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           entry.taskId,
           entry.stepId,
@@ -295,6 +309,8 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
           kindToSql(entry.after.kind),
           sizeOf(entry.after),
           afterBody,
+          entry.patch?.length ?? null,
+          patchBody,
           entry.binary,
           entry.now,
         ],
@@ -319,12 +335,19 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
     },
 
     /**
-     * The verified raw bytes of both sides (null for absent and too-large sides). Throws `CheckpointRemoved` for
-     * a removed entry and `CorruptBody` naming the entry and path when verification fails.
+     * The verified raw bytes of both sides (null for absent, too-large and unknown sides) and, `withPatch`, of
+     * the patch (else null, as for an entry without one). Throws `CheckpointRemoved` for a removed entry and
+     * `CorruptBody` naming the entry, path and side (`before`, `after`, `patch`) when verification fails.
      */
     async readBodies(
       id: CheckpointEntryId,
-    ): Promise<{ record: EntryRecord; before: Uint8Array | null; after: Uint8Array | null }> {
+      { withPatch = false }: { readonly withPatch?: boolean } = {},
+    ): Promise<{
+      record: EntryRecord;
+      before: Uint8Array | null;
+      after: Uint8Array | null;
+      patch: Uint8Array | null;
+    }> {
       const row = await getRow(id);
       const record = recordOf(row);
       const { removed } = record;
@@ -344,10 +367,11 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
       }
       // Only a removal record has no row, and it always says when and why.
       if (!('task_id' in row)) throw new BrainError('Internal', `Checkpoint entry ${id} has no row.`);
-      const read = async (bodyId: number | null, side: 'before' | 'after') => {
+      const read = async (bodyId: number | null, side: 'before' | 'after' | 'patch') => {
         if (bodyId === null) return null;
+        const what = side === 'patch' ? 'The patch' : `The ${side} body`;
         try {
-          return await bodies.read(bodyId, `The ${side} body of checkpoint entry ${id} (${row.path})`);
+          return await bodies.read(bodyId, `${what} of checkpoint entry ${id} (${row.path})`);
         } catch (error) {
           if (error instanceof BrainError) {
             throw new BrainError(error.code, error.message, {
@@ -364,6 +388,7 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
         record,
         before: await read(row.before_body_id, 'before'),
         after: await read(row.after_body_id, 'after'),
+        patch: withPatch ? await read(row.patch_body_id, 'patch') : null,
       };
     },
 
@@ -452,6 +477,8 @@ export function createCheckpointsRepo(db: SqlDriver, options: CheckpointsRepoOpt
            SELECT task_id, before_body_id AS body_id FROM checkpoint_entries WHERE before_body_id IS NOT NULL
            UNION
            SELECT task_id, after_body_id FROM checkpoint_entries WHERE after_body_id IS NOT NULL
+           UNION
+           SELECT task_id, patch_body_id FROM checkpoint_entries WHERE patch_body_id IS NOT NULL
          ),
          sharing AS (SELECT body_id, count(*) AS tasks FROM sides GROUP BY body_id)
          SELECT s.task_id, count(*) AS bodies, sum(b.stored_size) AS stored, sum(b.raw_size) AS raw,
