@@ -1,7 +1,7 @@
 /**
  * Claude Code file-history backups as checkpoint bodies: an Edit whose result does not carry `originalFile` (older
  * CLIs) gets its before-body from the `file-history/<session>/<hash>@vN` backup the session's last snapshot named
- * for that path; without the folder the same change has no checkpoint entry (control).
+ * for that path; without the folder the same change has no entry with bodies, only its patch (control).
  */
 import { describe, expect, it } from 'vitest';
 import type { BrainApi, SessionId } from '../../src/core/api';
@@ -84,7 +84,7 @@ describe('importTranscript with file-history backups', () => {
     expect(bodies.some((b) => b.before === edit.original)).toBe(true);
   });
 
-  it('without the folder, that change has one checkpoint entry fewer (control)', async () => {
+  it('without the folder, that change has one entry with bodies fewer: it is kept as its patch (control)', async () => {
     const withFolder = await memoryBrain();
     const backup = {
       name: `file-history/${sid}/${edit.backup}`,
@@ -96,6 +96,10 @@ describe('importTranscript with file-history backups', () => {
     expect(b.added.backups).toBe(0);
     const withEntries = await entriesFor(withFolder.api, a.sessionId, relative);
     const withoutEntries = await entriesFor(without.api, b.sessionId, relative);
-    expect(withEntries.length).toBe(withoutEntries.length + 1);
+    const withBodies = (entries: typeof withEntries) => entries.filter((e) => e.patch === null).length;
+    expect(withBodies(withEntries)).toBe(withBodies(withoutEntries) + 1);
+    // Without it the change is still there: kept as the result's structuredPatch (a patch entry).
+    expect(withoutEntries.length).toBe(withEntries.length);
+    expect(withoutEntries.filter((e) => e.patch !== null)).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import type { ToolCall } from './types';
 import type { FileEffect } from './effect-types';
 import type { FileChangeKind } from '../events/model';
 import { recordedPath } from './paths';
+import { bodiesFromPatch } from '../unified-patch';
 
 export type Body = string | Uint8Array | null;
 
@@ -20,13 +21,16 @@ export interface PlannedFileChange {
   readonly via: string;
   readonly before: Body | undefined;
   readonly after: Body | undefined;
+  /** The change as a unified diff, when the caller gave one: what is kept when the bodies are not both known. */
+  readonly diff?: string;
 }
 
-/** Bodies the caller read around the call; a side left out was not read. */
+/** Bodies the caller read around the call (a side left out was not read), and the change as a diff if shown. */
 export interface CapturedFile {
   readonly path: string;
   readonly before?: Body;
   readonly after?: Body;
+  readonly diff?: string;
 }
 
 /** What the session knows of a path before this call: its last recorded body, or undefined. */
@@ -50,6 +54,7 @@ interface Draft {
   /** What the effects said of the change, when the bodies do not tell it. */
   said: FileChangeKind | null;
   seen: boolean;
+  diff?: string;
 }
 
 const textOf = (body: Body | undefined): string | null | undefined =>
@@ -229,9 +234,22 @@ export function planFileChanges(
   for (const c of captured) {
     const { path, outside } = recordedPath(c.path, root);
     const d = drafts.get(path) ?? draft(path, outside);
-    if (d.via.length === 0) d.via.push('captured');
+    const byEffects = d.via.length > 0;
+    if (!byEffects) d.via.push('captured');
     if (c.before !== undefined) d.before = c.before;
     if (c.after !== undefined) d.after = c.after;
+    // Not read, and no effect of the call told it: the diff is the change.
+    else if (c.diff !== undefined && !byEffects) d.after = undefined;
+    if (c.diff !== undefined) {
+      d.diff = c.diff;
+      if (d.before === undefined || d.after === undefined) {
+        // It tells the after from the body before (a new file's from nothing), or the before from the after.
+        const told = bodiesFromPatch(d.before, d.after, c.diff);
+        d.before = told.before;
+        d.after = told.after;
+        if (told.reason !== null) notes.push(`${path}: ${told.reason}.`);
+      }
+    }
   }
   const changes: PlannedFileChange[] = [];
   for (const d of drafts.values()) {
@@ -244,6 +262,7 @@ export function planFileChanges(
       via: [...new Set(d.via)].join(', '),
       before: d.before,
       after: d.after,
+      ...(d.diff === undefined ? {} : { diff: d.diff }),
     });
   }
   return { changes, notes };

@@ -1,6 +1,6 @@
 /**
- * A transcript's tool call as the recorder takes it: the call, the bodies the transcript carries (a body the
- * transcript lacks taken from the session's file-history backup of that path, when the folder was given), the
+ * A transcript's tool call as the recorder takes it: the call, the bodies and diffs the transcript carries (a body
+ * the transcript lacks taken from the session's file-history backup of that path, when the folder was given), the
  * agent's cwd as the root, its stated intention, the transcript's time.
  */
 import type { RecordToolCallInput, ToolCallFile } from '../../core/api/tool-calls';
@@ -75,6 +75,9 @@ export async function toolCallInput(item: ToolCallItem, c: CallContext): Promise
       path: f.path,
       ...(before === undefined ? {} : { before }),
       ...(after === undefined ? {} : { after }),
+      // The change as the transcript shows it (structuredPatch, unified_diff): a patch entry if no body is known.
+      // Not for a moved file: its diff is of the body at the new path, and the move is the call's own effect.
+      ...(f.diff === undefined || f.movedTo !== undefined ? {} : { diff: f.diff }),
     });
   }
   const cwd = c.meta.cwd;

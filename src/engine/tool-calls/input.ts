@@ -58,17 +58,20 @@ function parseCall(value: unknown): ToolCall {
 function parseFiles(value: unknown): ToolCallFile[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
-    throw new BrainError('InvalidArgument', '`files` must be an array of { path, before, after }.');
+    throw new BrainError('InvalidArgument', '`files` must be an array of { path, before?, after?, diff? }.');
   return value.map((f: unknown, i) => {
     const raw = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>;
     const path = requireText(raw['path'], `files[${i}].path`, 4096).trim();
     if (path === '') throw new BrainError('InvalidArgument', `files[${i}].path must not be empty.`);
     if (!isBody(raw['before']) || !isBody(raw['after']))
       throw new BrainError('InvalidArgument', `files[${i}]: before and after must be text, bytes or null.`);
+    if (raw['diff'] !== undefined && typeof raw['diff'] !== 'string')
+      throw new BrainError('InvalidArgument', `files[${i}].diff must be a unified diff text.`);
     return {
       path,
       ...(raw['before'] === undefined ? {} : { before: raw['before'] as ToolCallFile['before'] }),
       ...(raw['after'] === undefined ? {} : { after: raw['after'] as ToolCallFile['after'] }),
+      ...(raw['diff'] === undefined ? {} : { diff: raw['diff'] as string }),
     };
   });
 }

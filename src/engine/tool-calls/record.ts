@@ -3,7 +3,7 @@
  * from the moment the batch commits: indexed just behind it, and before any search), its file changes with
  * checkpoint entries where both bodies are known, a validation per check with a known result, the agent's todo list
  * and its stated intention — all linked to the step. What to write is derived in core (records.ts); this file
- * writes it.
+ * writes it. A change whose bodies are not both known but whose diff the call showed is kept as a patch entry.
  */
 import type { DerivedCheck, DerivedFileChange, RecordedToolCall } from '../../core/api/tool-calls';
 import type { CheckpointFileInput } from '../../core/api/checkpoints';
@@ -36,6 +36,7 @@ import { stepSearchText } from '../../core/events/step-text';
 import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
 import type { ToolCallsDeps } from './feature';
+import type { PatchFileInput } from '../checkpoints/feature';
 
 /** What one batch shares: the caches of one transaction. */
 export interface BatchState {
@@ -148,26 +149,37 @@ async function planChanges(
   );
 }
 
-/** Checkpoint entries for the changes whose two bodies are known, by path. */
+/**
+ * Checkpoint entries, by path: with both bodies where they are known, else with the change's diff when the call
+ * showed one that can be kept (a patch entry); `notes` say why a diff could not be.
+ */
 async function storeEntries(
   deps: ToolCallsDeps,
   batch: BatchState,
   p: ParsedToolCall,
   stepId: StepId,
   changes: readonly PlannedFileChange[],
-): Promise<Map<string, CheckpointEntryId>> {
-  const withBodies = changes.filter((c) => bodiesOf(c) === 'both');
-  if (withBodies.length === 0) return new Map();
-  const inputs: CheckpointFileInput[] = withBodies.map((c) => ({
-    taskId: p.taskId,
-    stepId,
-    path: c.path,
-    before: c.before ?? null,
-    after: c.after ?? null,
-  }));
-  const ids = await deps.checkpoints.store(inputs, batch.steps);
+): Promise<{ entryOf: Map<string, CheckpointEntryId>; notes: string[] }> {
+  const notes: string[] = [];
+  const kept: PlannedFileChange[] = [];
+  const inputs: (CheckpointFileInput | PatchFileInput)[] = [];
+  for (const c of changes) {
+    const common = { taskId: p.taskId, stepId, path: c.path };
+    if (bodiesOf(c) === 'both') inputs.push({ ...common, before: c.before ?? null, after: c.after ?? null });
+    else if (c.diff !== undefined) {
+      const unusable = deps.checkpoints.patchProblem(c.diff);
+      if (unusable !== null) {
+        notes.push(`${c.path}: its diff is not kept (${unusable}).`);
+        continue;
+      }
+      inputs.push({ ...common, patch: c.diff });
+    } else continue;
+    kept.push(c);
+  }
+  if (inputs.length === 0) return { entryOf: new Map(), notes };
+  const ids = await deps.checkpoints.store(inputs, batch.steps, true);
   batch.touched.checkpoints.add(p.taskId);
-  return new Map(withBodies.map((c, i) => [c.path, ids[i] as CheckpointEntryId]));
+  return { entryOf: new Map(kept.map((c, i) => [c.path, ids[i] as CheckpointEntryId])), notes };
 }
 
 /**
@@ -188,7 +200,7 @@ export async function recordOne(
   const at = p.at ?? ctx.clock.now();
   const stepId = await addStep(ctx, deps, batch, p, stepOf(p.call, meaning), at);
   const planned = await planChanges(batch, p, meaning, context.root);
-  const entryOf = await storeEntries(deps, batch, p, stepId, planned.changes);
+  const { entryOf, notes: entryNotes } = await storeEntries(deps, batch, p, stepId, planned.changes);
   for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after);
 
   const derived = toolCallRecords(meaning, planned.changes, entryOf, p.thought);
@@ -238,6 +250,6 @@ export async function recordOne(
     files,
     todoEventId: idOf(derived.todo),
     thoughtEventId: idOf(derived.thought),
-    notes: [...meaning.notes, ...planned.notes, ...derived.notes],
+    notes: [...meaning.notes, ...planned.notes, ...entryNotes, ...derived.notes],
   };
 }
