@@ -55,9 +55,10 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
     },
   };
 
-  // Rollback reads and records checkpoints through the assembled API (looked up at call time).
+  // Rollback reads and records checkpoints through the assembled API (looked up at call time), and a patch
+  // entry's change through the store.
   const project = createProjectFeature(ctx, {
-    checkpoints: () => api,
+    checkpoints: () => ({ ...api, readPatch: checkpointStore.readPatch }),
     // A whole-brain import the tab died in the middle of finishes its files when their project opens.
     onOpened: (folder) => archive.applyPendingFiles(folder),
   });

@@ -74,6 +74,10 @@ export function checkpointsInFolder(
       const read = await port.readCheckpoint(entryId);
       return { ...read, path: await map(read.path, read.taskId) };
     },
+    async readPatch(entryId) {
+      const read = await port.readPatch(entryId);
+      return { ...read, path: await map(read.path, read.taskId) };
+    },
     checkpointFiles: (inputs) => port.checkpointFiles(inputs),
   };
 }

@@ -2,14 +2,17 @@
  * Rollback into the folder: which files a restore would write, and whether each changed since the checkpoint.
  *
  * A file changed by several entries goes back to the before-state of its oldest entry; it counts as "changed
- * since" when its current bytes differ from the after-state of its newest entry. Nothing is written here except
+ * since" when its current bytes differ from the after-state of its newest entry. A patch entry (its change kept
+ * only as a unified diff) is undone by reversing the diff on the file as it is now, newest entry first: a hunk
+ * that no longer matches makes the file unavailable, named (`PatchDoesNotApply`). Nothing is written here except
  * by `applyRestore`, which first re-checks every file against the version the user confirmed (a file changed in
  * between makes the whole restore a `Conflict`, nothing written) and then writes each file atomically.
  */
 import { BrainError } from '../../core/errors';
 import { normaliseProjectPath, type ProjectPath } from '../../core/paths';
+import { applyFilePatch, type FilePatch, type PatchApplied } from '../../core/unified-patch';
 import type { AgentFolder } from './folder';
-import { encodeText } from './text';
+import { decodeText, encodeText } from './text';
 
 import type { CheckpointBody, CheckpointEntry } from '../../core/api/checkpoints';
 import type { FileVersion, RestoreFilePlan, RestoreFileState, RestoreTarget } from '../../core/api/project';
@@ -25,10 +28,24 @@ export interface RestoreCheckpointPort {
     readonly before: CheckpointBody;
     readonly after: CheckpointBody;
   }>;
+  /** A patch entry's change (`readCheckpoint` refuses it with `BodiesUnknown`), verified as bodies are. */
+  readPatch(entryId: CheckpointEntryId): Promise<{
+    readonly id: CheckpointEntryId;
+    readonly taskId: TaskId;
+    readonly path: string;
+    readonly patch: FilePatch;
+  }>;
 }
 
 export interface RestorePlanResult {
   readonly files: readonly RestoreFilePlan[];
+}
+
+/** What `applyRestore` needs beyond the rows: each file's body to write, and why a refused file is refused. */
+export interface RestorePlanDetail extends RestorePlanResult {
+  readonly bodies: Map<string, CheckpointBody>;
+  /** The typed error a file refused by the plan is refused with (a patch that no longer applies). */
+  readonly refusals: Map<string, BrainError>;
 }
 
 const toBytes = (body: string | Uint8Array) => (typeof body === 'string' ? encodeText(body) : body);
@@ -51,10 +68,22 @@ async function entriesOf(port: RestoreCheckpointPort, target: RestoreTarget): Pr
 }
 
 type Read = Awaited<ReturnType<RestoreCheckpointPort['readCheckpoint']>>;
+type PatchRead = Awaited<ReturnType<RestoreCheckpointPort['readPatch']>>;
 
-async function readOrReason(port: RestoreCheckpointPort, id: CheckpointEntryId): Promise<Read | string> {
+const isPatch = (read: Read | PatchRead | string | undefined): read is PatchRead =>
+  typeof read === 'object' && 'patch' in read;
+
+async function readOrReason(
+  port: RestoreCheckpointPort,
+  id: CheckpointEntryId,
+): Promise<Read | PatchRead | string> {
   try {
-    return await port.readCheckpoint(id);
+    try {
+      return await port.readCheckpoint(id);
+    } catch (error) {
+      if (error instanceof BrainError && error.code === 'BodiesUnknown') return await port.readPatch(id);
+      throw error;
+    }
   } catch (error) {
     if (
       error instanceof BrainError &&
@@ -79,9 +108,9 @@ export async function planRestore(
   folder: AgentFolder,
   port: RestoreCheckpointPort,
   target: RestoreTarget,
-): Promise<RestorePlanResult & { bodies: Map<string, CheckpointBody> }> {
+): Promise<RestorePlanDetail> {
   const ids = await entriesOf(port, target);
-  const reads = new Map<CheckpointEntryId, Read | string>();
+  const reads = new Map<CheckpointEntryId, Read | PatchRead | string>();
   for (const id of ids) reads.set(id, await readOrReason(port, id));
   const metaPath = (id: CheckpointEntryId) => {
     const read = reads.get(id);
@@ -99,9 +128,9 @@ export async function planRestore(
   }
   const files: RestoreFilePlan[] = [];
   const bodies = new Map<string, CheckpointBody>();
+  const refusals = new Map<string, BrainError>();
   for (const [recorded, entryIds] of byPath) {
-    const oldest = reads.get(entryIds[0] as CheckpointEntryId);
-    const newest = reads.get(entryIds[entryIds.length - 1] as CheckpointEntryId);
+    const chain = entryIds.map((id) => reads.get(id));
     const taskIds = [
       ...new Set(
         entryIds.map((id) => reads.get(id)).flatMap((r) => (r && typeof r !== 'string' ? [r.taskId] : [])),
@@ -122,6 +151,16 @@ export async function planRestore(
       });
       continue;
     }
+    if (chain.some(isPatch)) {
+      const planned = await planPatchedFile(folder, path, chain);
+      if (planned.body !== undefined) bodies.set(path, planned.body);
+      if (planned.refusal) refusals.set(path, planned.refusal);
+      files.push({ ...base, ...planned.row, path });
+      continue;
+    }
+    // No patch among them: bodies, or the reason they cannot be read.
+    const oldest = chain[0] as Read | string | undefined;
+    const newest = chain[chain.length - 1] as Read | string | undefined;
     if (typeof oldest === 'string' || oldest === undefined) {
       files.push({
         ...base,
@@ -171,7 +210,110 @@ export async function planRestore(
       currentVersion: now.version,
     });
   }
-  return { files, bodies };
+  return { files, bodies, refusals };
+}
+
+const sameBody = (a: CheckpointBody, b: CheckpointBody) =>
+  a === null || b === null ? a === b : sameBytes(toBytes(a), toBytes(b));
+
+type PlannedRow = Pick<RestoreFilePlan, 'action' | 'state' | 'reason' | 'currentVersion'>;
+
+/**
+ * A file whose entries include a patch: the file as it is now, walked back newest entry first — a patch reversed
+ * on it, a body entry's before taken (noting when the file differs from its after). A hunk that does not match is
+ * a refusal naming it, unless the file already holds the state before the entries (each applies to it forwards).
+ */
+async function planPatchedFile(
+  folder: AgentFolder,
+  path: ProjectPath,
+  chain: readonly (Read | PatchRead | string | undefined)[],
+): Promise<{ row: PlannedRow; body?: CheckpointBody; refusal?: BrainError }> {
+  const unavailable = (reason: string, currentVersion: FileVersion | null): { row: PlannedRow } => ({
+    row: { action: 'none', state: 'unavailable', reason, currentVersion },
+  });
+  const unreadable = chain.find((read) => typeof read !== 'object');
+  if (unreadable !== undefined || chain.length === 0)
+    return unavailable(unreadable ?? 'No checkpoint body.', await folder.version(path));
+  const entries = chain as readonly (Read | PatchRead)[];
+  const now = await current(folder, path, folder.limits.maxReadBytes);
+  if (now.bytes === undefined)
+    return unavailable(
+      `It is ${now.size} bytes now, over the ${folder.limits.maxReadBytes} bytes a patch is reversed on here.`,
+      now.version,
+    );
+  let start: CheckpointBody;
+  try {
+    start = now.bytes === null ? null : decodeText(now.bytes, path);
+  } catch (error) {
+    if (!(error instanceof BrainError)) throw error;
+    return unavailable(`${error.message} A recorded patch applies to text only.`, now.version);
+  }
+  let text: CheckpointBody = start;
+  let changed: string | null = null;
+  let refusal: BrainError | null = null;
+  for (let i = entries.length - 1; i >= 0 && refusal === null; i--) {
+    const entry = entries[i] as Read | PatchRead;
+    if (!isPatch(entry)) {
+      if (!sameBody(text, entry.after))
+        changed ??= `It changed since checkpoint entry ${entry.id} (its bytes differ from that entry's after-state).`;
+      text = entry.before;
+      continue;
+    }
+    const reversed: PatchApplied | null =
+      typeof text === 'string' ? applyFilePatch(text, entry.patch, 'reverse') : null;
+    if (reversed?.ok) text = reversed.text;
+    else refusal = patchRefusal(path, entry, reversed === null ? null : reversed.hunk);
+  }
+  if (refusal !== null) {
+    if (holdsStateBefore(start, entries))
+      return {
+        row: { action: 'none', state: 'already-restored', reason: null, currentVersion: now.version },
+      };
+    return { ...unavailable(refusal.message, now.version), refusal };
+  }
+  if (sameBody(text, start))
+    return { row: { action: 'none', state: 'already-restored', reason: null, currentVersion: now.version } };
+  const row: PlannedRow = {
+    action: text === null ? 'delete' : 'write',
+    state: changed === null ? 'clean' : 'changed',
+    reason:
+      changed ??
+      'Only a patch of the change was recorded (not the whole file): rolling back reverses it on the file as it is now.',
+    currentVersion: now.version,
+  };
+  return { row, body: text };
+}
+
+/** Whether `text` is the state before the entries: each applies to it in turn, oldest first. */
+function holdsStateBefore(text: CheckpointBody, entries: readonly (Read | PatchRead)[]): boolean {
+  let at = text;
+  for (const entry of entries) {
+    if (isPatch(entry)) {
+      const applied: PatchApplied | null =
+        typeof at === 'string' ? applyFilePatch(at, entry.patch, 'forward') : null;
+      if (!applied?.ok) return false;
+      at = applied.text;
+    } else {
+      if (!sameBody(at, entry.before)) return false;
+      at = entry.after;
+    }
+  }
+  return true;
+}
+
+function patchRefusal(path: string, entry: PatchRead, hunk: string | null): BrainError {
+  const details = { path, entryId: entry.id, hunk };
+  if (hunk === null)
+    return new BrainError(
+      'PatchDoesNotApply',
+      `${path} is not there now as text, so the patch of checkpoint entry ${entry.id} cannot be reversed on it.`,
+      details,
+    );
+  return new BrainError(
+    'PatchDoesNotApply',
+    `${hunk} no longer matches ${path}: the file changed since checkpoint entry ${entry.id} recorded this patch, so the patch cannot be reversed on it.`,
+    details,
+  );
 }
 
 export interface ConfirmedFile {
@@ -194,7 +336,7 @@ export interface AppliedFile {
  */
 export async function applyRestore(
   folder: AgentFolder,
-  restorePlan: RestorePlanResult & { bodies: Map<string, CheckpointBody> },
+  restorePlan: RestorePlanDetail,
   confirmed: readonly ConfirmedFile[],
 ): Promise<{ applied: AppliedFile[]; failure: unknown }> {
   if (!Array.isArray(confirmed))
@@ -205,7 +347,10 @@ export async function applyRestore(
     const row = rows.get(path);
     if (!row) throw new BrainError('InvalidArgument', `"${path}" is not part of this restore.`);
     if (row.state === 'unavailable')
-      throw new BrainError('InvalidArgument', `"${path}" cannot be restored: ${row.reason ?? ''}`);
+      throw (
+        restorePlan.refusals.get(path) ??
+        new BrainError('InvalidArgument', `"${path}" cannot be restored: ${row.reason ?? ''}`)
+      );
     if ((c.expectedVersion ?? null) !== row.currentVersion) {
       throw new BrainError(
         'Conflict',
