@@ -65,7 +65,10 @@ export interface DerivedFileChange {
   readonly path: string;
   readonly change: FileChangeKind;
   readonly outside: boolean;
-  /** The checkpoint entry with both bodies, or null when the call did not show them. */
+  /**
+   * The checkpoint entry: with both bodies, or a patch entry when only the change's diff is known (`bodies` says
+   * which sides were not); null when the call showed neither.
+   */
   readonly checkpointEntryId: CheckpointEntryId | null;
   /** `both`: before and after stored; otherwise which side could not be known. */
   readonly bodies: 'both' | 'no-before' | 'no-after' | 'none';
