@@ -9,6 +9,7 @@ import { parseMiniSweAgentTrajectory, parseSweAgentTrajectory } from '../../src/
 import type { TranscriptItem } from '../../src/core/importers/types';
 import { classifyToolCall } from '../../src/core/tool-calls';
 import { memoryBrain } from './engine-helpers';
+import { resumePrompt } from '../../src/lib/model-tools/resume-prompt';
 
 const task = 'Please solve this issue: `Blueprint.register` drops the url_prefix of nested blueprints.';
 const fence = (thought: string, command: string) =>
@@ -278,5 +279,37 @@ describe('chat agents: a final answer with no call after it ends the run', () =>
       expect(task.state).toBe('running');
       expect(point.firstUnfinishedAction.kind).not.toBe('done');
     }
+  });
+});
+
+describe('a script the agent deleted is never offered for running again', () => {
+  async function session(deleteIt: boolean) {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession({ title: 'fix blueprints' });
+    const { id: taskId } = await api.startTask({ sessionId, title: 'fix blueprints' });
+    const bash = (command: string, output: string, exitCode: number) =>
+      api.recordToolCall({
+        sessionId,
+        taskId,
+        root: '/testbed',
+        call: { tool: 'bash', input: { command }, output, exitCode },
+      });
+    await bash("cat > reproduce_issue.py << 'EOF'\nassert False, 'prefix lost'\nEOF", '', 0);
+    await bash('python reproduce_issue.py', 'AssertionError: prefix lost\n', 1);
+    if (deleteIt) await bash('rm reproduce_issue.py', '', 0);
+    const point = await api.resumePoint(sessionId);
+    return { point, prompt: await resumePrompt(api, sessionId) };
+  }
+
+  it('deleted: its failed run is not the next action, and the prompt does not ask to run it', async () => {
+    const { point, prompt } = await session(true);
+    expect(point.firstUnfinishedAction.kind).not.toBe('fix_validation');
+    expect(prompt).not.toMatch(/run: `?python reproduce_issue\.py/);
+  });
+
+  it('still there: make it pass (control)', async () => {
+    const { point, prompt } = await session(false);
+    expect(point.firstUnfinishedAction.kind).toBe('fix_validation');
+    expect(prompt).toContain('python reproduce_issue.py');
   });
 });

@@ -46,9 +46,27 @@ const latestByName = (runs: readonly CheckpointValidation[]): CheckpointValidati
   return [...latest.values()];
 };
 
+/**
+ * Whether a check runs a script the session deleted since (a scratch `reproduce_issue.py` removed before the
+ * submission): such a check is never offered to run again.
+ */
+export function runsDeletedScript(
+  name: string,
+  files: readonly Pick<CheckpointFile, 'path' | 'change'>[],
+): boolean {
+  const deleted = new Set(files.filter((f) => f.change === 'deleted').map((f) => f.path));
+  if (deleted.size === 0) return false;
+  return name.split(/\s+/).some((word) => deleted.has(word.replace(/^\.\//, '')));
+}
+
 /** The latest check that fails because of the work (a failure that was there before the change never counts). */
-const latestFailing = (runs: readonly CheckpointValidation[]): CheckpointValidation | null => {
-  const failing = latestByName(runs).filter((run) => run.result !== 'passed' && !run.failingBefore);
+const latestFailing = (
+  runs: readonly CheckpointValidation[],
+  files: readonly CheckpointFile[] = [],
+): CheckpointValidation | null => {
+  const failing = latestByName(runs).filter(
+    (run) => run.result !== 'passed' && !run.failingBefore && !runsDeletedScript(run.name, files),
+  );
   return failing.sort((a, b) => b.eventId - a.eventId)[0] ?? null;
 };
 
@@ -107,7 +125,9 @@ function doneAction(input: NextActionInput): ActionParts {
 function verifyAction(input: NextActionInput, last: LastAction, said: CheckpointText | null): ActionParts {
   const exit = last.exitCode === null ? '' : ` (exit ${last.exitCode})`;
   const output = last.summary ? ` — ${quoted(last.summary, 200)}` : '';
-  const stale = latestByName(input.validations).filter((v) => v.changedSince.length > 0);
+  const stale = latestByName(input.validations).filter(
+    (v) => v.changedSince.length > 0 && !runsDeletedScript(v.name, input.files ?? []),
+  );
   const left =
     stale.length > 0
       ? ` Not verified since files changed: ${listed(
@@ -142,7 +162,10 @@ function chooseAction(input: NextActionInput): ActionParts {
     };
   }
   if (step) {
-    const failing = latestFailing(validations.filter((run) => run.planStepId === step.id));
+    const failing = latestFailing(
+      validations.filter((run) => run.planStepId === step.id),
+      input.files,
+    );
     const label = `step ${step.n} of ${total}: ${step.what}`;
     if (failing) {
       return {
@@ -159,7 +182,7 @@ function chooseAction(input: NextActionInput): ActionParts {
       ...where,
     };
   }
-  const failing = latestFailing(validations);
+  const failing = latestFailing(validations, input.files);
   const todo = todoAction(input, failing);
   if (todo) return todo;
   if (failing) {

@@ -5,6 +5,7 @@
  * it). Lists are bounded; what is left out says how many and how to look it up.
  */
 import type { ResumePoint, SessionId } from '../../worker/protocol';
+import { runsDeletedScript } from '../../core/compression/next-action';
 
 export interface ResumePromptOptions {
   /** Items per list (decisions, files, checks …) before "… and N more". Default 20. */
@@ -137,11 +138,7 @@ function planLines(point: ResumePoint, max: number): string[] {
   ];
 }
 
-/** The check runs a script the session deleted since (a scratch `reproduce_issue.py`): nothing to run again. */
-function scriptGone(name: string, point: ResumePoint): boolean {
-  const deleted = new Set(point.checkpoint.files.filter((f) => f.change === 'deleted').map((f) => f.path));
-  return name.split(/\s+/).some((word) => deleted.has(word.replace(/^\.\//, '')));
-}
+const scriptGone = (name: string, point: ResumePoint) => runsDeletedScript(name, point.checkpoint.files);
 
 function checkLines(point: ResumePoint, max: number): string[] {
   const doneIds = new Set(point.validationsDone.map((v) => v.eventId));
