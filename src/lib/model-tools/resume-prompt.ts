@@ -48,7 +48,17 @@ export function resumePromptFrom(point: ResumePoint, options: ResumePromptOption
     stopped.push(`Last progress: ${quote(cp.lastProgress.text)}`);
     if (cp.lastProgress.next) stopped.push(`It said it would next: ${quote(cp.lastProgress.next)}`);
   }
-  if (cp.intention?.text) stopped.push(`Its last stated intention: ${quote(cp.intention.text)}`);
+  if (cp.lastAction) {
+    const a = cp.lastAction;
+    const exit = a.exitCode === null ? '' : ` (exit ${a.exitCode})`;
+    stopped.push(`What ran last: \`${quote(a.command)}\`${exit}${a.summary ? ` — ${quote(a.summary)}` : ''}`);
+  }
+  if (cp.intention?.text)
+    stopped.push(
+      cp.intentionRan
+        ? `Its last words, said before an action that already ran (history, not a step to take): ${quote(cp.intention.text)}`
+        : `Its last stated intention: ${quote(cp.intention.text)}`,
+    );
   if (cp.latestInstruction)
     stopped.push(`Latest instruction from the person: ${quote(cp.latestInstruction.text)}`);
   if (stopped.length === 0) stopped.push('Nothing recorded yet about where it stopped.');
