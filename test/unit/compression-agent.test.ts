@@ -12,11 +12,14 @@ import { log, session, task } from './events-fixtures';
 const build = (events: readonly SessionEvent[]) =>
   buildActiveCheckpoint({ sessionId: session, taskId: task, taskTitle: null, events, plan: null });
 
-/** Marks event #id (1-based) of a log: a `said` note, a todo list, or a file change outside the root. */
+/**
+ * Marks event #id (1-based) of a log: a `said` note, a todo list, a file change outside the root or one only
+ * shown by a diff the agent printed.
+ */
 function mark(
   events: SessionEvent[],
   id: number,
-  extra: { said?: true; todos?: AgentTodos; outside?: true },
+  extra: { said?: true; todos?: AgentTodos; outside?: true; shown?: true },
 ) {
   return events.map((e) => (e.id === id ? ({ ...e, ...extra } as SessionEvent) : e));
 }
@@ -126,5 +129,29 @@ describe('the active checkpoint on an agent session', () => {
     const md = renderSessionSummary(edited);
     expect(md).toContain('changed since: query.py');
     expect(md).toContain('- 1 scratch file created and deleted again: `reproduce_issue.py`');
+  });
+
+  it('lists a file a diff showed changed without making a check stale; what the diff says is its kind', () => {
+    // A script rewrote operations.py before the tests; the final `git diff` shows it (when it changed is not known).
+    const events = mark(
+      log(
+        ['file', 'django/db/operations.py', { change: 'created' }],
+        ['test', 'pytest tests/backends', 'passed'],
+        ['file', 'django/db/operations.py'],
+        ['file', 'django/db/mysql.py'],
+      ),
+      3,
+      { shown: true },
+    );
+    const shown = mark(events, 4, { shown: true });
+    const cp = build(shown);
+    expect(cp.validations).toMatchObject([{ changedSince: [], stale: false }]);
+    // The heredoc wrote it whole as if new; the diff against the committed version says it was modified.
+    expect(cp.files.map((f) => [f.path, f.change])).toEqual([
+      ['django/db/operations.py', 'modified'],
+      ['django/db/mysql.py', 'modified'],
+    ]);
+    // Control: the same change made by a step after the check makes it stale.
+    expect(build(events).validations).toMatchObject([{ changedSince: ['django/db/mysql.py'], stale: true }]);
   });
 });

@@ -116,14 +116,13 @@ function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): Chec
   const files: CheckpointFile[] = [];
   for (const [path, changes] of byPath) {
     const last = changes[changes.length - 1] as FileChangeEvent;
-    const first = changes[0] as FileChangeEvent;
+    const first = firstOf(changes);
     for (const c of changes) {
       if (c === last) keep(verdicts, c.id, `latest change to ${path}`);
       else drop(verdicts, c.id, `earlier edit of ${path} (counted; its checkpoint stays linked)`);
     }
     // Created and then edited is still new in this session; created and then deleted is just deleted.
-    const change =
-      last.change === 'deleted' ? 'deleted' : first.change === 'created' ? 'created' : last.change;
+    const change = last.change === 'deleted' ? 'deleted' : first === 'created' ? 'created' : last.change;
     files.push({
       path,
       change,
@@ -132,10 +131,19 @@ function extractFiles(events: readonly SessionEvent[], verdicts: Verdicts): Chec
       lastEventId: last.id,
       lastText: last.text,
       outside: last.outside === true,
-      transient: first.change === 'created' && last.change === 'deleted',
+      transient: first === 'created' && last.change === 'deleted',
     });
   }
   return files.sort((a, b) => a.lastEventId - b.lastEventId);
+}
+
+/**
+ * A file's first change, or what the latest diff the agent printed said of it (`shown`, not deleted): created
+ * (not in the repository) or modified (a file of it).
+ */
+function firstOf(changes: readonly FileChangeEvent[]) {
+  const shown = changes.filter((c) => c.shown === true && c.change !== 'deleted').at(-1);
+  return (shown ?? (changes[0] as FileChangeEvent)).change;
 }
 
 /**
@@ -195,7 +203,8 @@ function extractValidations(
 
 /**
  * Files whose latest change came after event `id` and can affect a check: not outside the root (by that latest
- * change), not under .agent/, not created and deleted again; least recently changed first.
+ * change), not under .agent/, not created and deleted again; least recently changed first. A change only shown
+ * by a diff the agent printed (`shown`) was made at an unknown earlier step: it never counts here.
  */
 export function referenceChangedSince(events: readonly SessionEvent[], id: number): string[] {
   const byPath = new Map<string, FileChangeEvent[]>();
@@ -203,10 +212,11 @@ export function referenceChangedSince(events: readonly SessionEvent[], id: numbe
     if (e.kind === 'file_change') byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
   return [...byPath.values()]
     .filter((changes) => {
-      const first = changes[0] as FileChangeEvent;
       const last = changes[changes.length - 1] as FileChangeEvent;
-      const scratch = first.change === 'created' && last.change === 'deleted';
-      return last.id > id && last.outside !== true && !scratch && !last.path.startsWith('.agent/');
+      const scratch = firstOf(changes) === 'created' && last.change === 'deleted';
+      const made = changes.filter((c) => c.shown !== true).at(-1);
+      if (made === undefined) return false;
+      return made.id > id && last.outside !== true && !scratch && !last.path.startsWith('.agent/');
     })
     .sort((a, b) => (a.at(-1) as FileChangeEvent).id - (b.at(-1) as FileChangeEvent).id)
     .map((changes) => (changes[0] as FileChangeEvent).path);

@@ -53,6 +53,8 @@ describe('event shapes', () => {
         { kind: 'file_change', path: 'b.ts', change: 'created', outside: false },
         ['path', 'change', 'checkpointEntryId'],
       ],
+      [{ kind: 'file_change', path: 'c.ts', shown: true }, ['path', 'change', 'checkpointEntryId', 'shown']],
+      [{ kind: 'file_change', path: 'd.ts', shown: false }, ['path', 'change', 'checkpointEntryId']],
       [{ kind: 'validation', name: 'npm test', result: 'failed' }, ['name', 'result']],
       [{ kind: 'blocker_resolved', resolves: blocker.id, text: 'Up' }, ['resolves']],
       [{ kind: 'answer', answers: question.id }, ['answers']],

@@ -10,7 +10,7 @@ import type { LineParser, TranscriptItem } from '../../src/core/importers/types'
 import { classifyToolCall } from '../../src/core/tool-calls';
 import { planFileChanges } from '../../src/core/tool-calls/file-changes';
 
-const noSession = { body: () => undefined, seen: () => false, under: () => [] };
+const noSession = { body: () => undefined, seen: () => false, hasEntry: () => false, under: () => [] };
 import { decodeLines, generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 
 type Of<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;

@@ -50,7 +50,8 @@ export const affectsChecks = (f: FileFold) =>
 export function changedSince(state: CompressionFold, eventId: EventId): string[] {
   if (state.lastFileChange <= eventId) return [];
   const paths: string[] = [];
-  for (const f of state.files.values()) if (f.lastEventId > eventId && affectsChecks(f)) paths.push(f.path);
+  for (const f of state.files.values())
+    if (f.madeAt !== null && f.madeAt > eventId && affectsChecks(f)) paths.push(f.path);
   return paths;
 }
 

@@ -20,7 +20,7 @@ import {
 import type { CheckpointDecision, CheckpointText } from './model';
 
 /** Bump when the state's shape or meaning changes: older saved states are then folded again from the start. */
-export const FOLD_FORMAT = 2;
+export const FOLD_FORMAT = 3;
 
 interface FoldJson {
   readonly format: number;
@@ -132,6 +132,7 @@ const isFoldJson = isRecord({
       entries: isArrayOf(isId),
       lastEventId: isId,
       lastText: isString,
+      madeAt: orNull(isId),
       outside: (v) => typeof v === 'boolean',
     }),
   ),

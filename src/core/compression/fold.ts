@@ -45,12 +45,22 @@ export const defaultFoldLimits: FoldLimits = {
 
 export interface FileFold {
   readonly path: string;
-  readonly first: FileChangeKind;
+  /**
+   * Its first change — or, once a diff the agent printed showed it (`shown`, against the committed version),
+   * what that diff says: `created` (not in the repository) or `modified` (a file of it, though the session first
+   * saw it written whole).
+   */
+  first: FileChangeKind;
   last: FileChangeKind;
   edits: number;
   readonly entries: CheckpointEntryId[];
   lastEventId: EventId;
   lastText: string;
+  /**
+   * Its latest change that a step made, as opposed to one a diff the agent printed only showed (`shown`: made at
+   * some earlier step, when is not known): what can make a check stale. Null while every change was only shown.
+   */
+  madeAt: EventId | null;
   /** Outside the project root (as its latest change said): never makes a check stale. */
   outside: boolean;
 }
@@ -202,6 +212,7 @@ function foldFileChange(state: CompressionFold, e: SessionEvent & { kind: 'file_
     entries: [],
     lastEventId: e.id,
     lastText: e.text,
+    madeAt: null,
     outside: false,
   };
   file.outside = e.outside === true;
@@ -214,6 +225,11 @@ function foldFileChange(state: CompressionFold, e: SessionEvent & { kind: 'file_
     if (file.entries.length > state.limits.maxLinks) file.entries.shift();
   }
   putNewest(state.files, e.path, file, state.limits.maxItems);
+  if (e.shown === true) {
+    if (e.change !== 'deleted') file.first = e.change;
+    return;
+  }
+  file.madeAt = e.id;
   state.lastFileChange = e.id;
 }
 

@@ -36,6 +36,7 @@ export function eventToLine(event: SessionEvent): { [key: string]: Json } {
       line['change'] = event.change;
       if (event.checkpointEntryId !== null) line['checkpoint'] = event.checkpointEntryId;
       if (event.outside) line['outside'] = true;
+      if (event.shown) line['shown'] = true;
       break;
     case 'validation':
       line['name'] = event.name;
@@ -92,6 +93,7 @@ export function eventFromLine(value: unknown): SessionEvent {
       answers: line['answers'],
       next: line['next'],
       outside: line['outside'],
+      shown: line['shown'],
       said: line['said'],
       todos: line['todos'],
     });

@@ -65,6 +65,12 @@ export type FileChangeEvent = EventCommon & {
   readonly checkpointEntryId: CheckpointEntryId | null;
   /** The file lies outside the project root the agent worked in: its change never makes a check stale. */
   readonly outside?: true;
+  /**
+   * Seen, not made, at this step: a diff or status the agent printed (or its final submission) shows the file
+   * changed at some earlier step the log does not hold (a script rewrote it). When it changed is not known, so it
+   * never makes a check stale.
+   */
+  readonly shown?: true;
 };
 export type ValidationEvent = EventCommon & {
   readonly kind: 'validation';
@@ -130,6 +136,7 @@ export type NewEventInput = {
       readonly change?: FileChangeKind;
       readonly checkpointEntryId?: CheckpointEntryId | null;
       readonly outside?: boolean;
+      readonly shown?: boolean;
     }
   | {
       readonly kind: 'validation';
@@ -167,6 +174,7 @@ export interface EventData {
   readonly result?: ValidationResult;
   readonly next?: string;
   readonly outside?: true;
+  readonly shown?: true;
   readonly said?: true;
   readonly todos?: AgentTodos;
   readonly baseline?: true;
@@ -273,6 +281,7 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
         change: raw['change'] === undefined ? 'modified' : parseFileChangeKind(raw['change']),
       };
       if (raw['outside'] === true) data.outside = true;
+      if (raw['shown'] === true) data.shown = true;
       record.data = data;
       return record;
     }
@@ -358,6 +367,7 @@ export function eventFromRecord(record: EventRecord & EventStamp): SessionEvent 
       change.change = record.data.change ?? 'modified';
       change.checkpointEntryId = record.checkpointEntryId;
       if (record.data.outside === true) change.outside = true;
+      if (record.data.shown === true) change.shown = true;
       return change;
     }
     case 'validation': {

@@ -61,6 +61,8 @@ function applyEffect(before: string | null, effect: FileEffect): ApplyResult {
       return fail(`not replayable: ${effect.how}`);
     case 'bulk':
       return fail(`not replayable: ${effect.how}`);
+    case 'shown':
+      return fail(`evidence of an earlier change, not an edit: ${effect.how}`);
     default: {
       const unknown: never = effect;
       return fail(`unknown effect ${JSON.stringify(unknown)}`);

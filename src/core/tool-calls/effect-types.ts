@@ -27,6 +27,10 @@ interface EffectCommon {
  * - `modify`: changed in a way that cannot be replayed here (`perl -i`, `sed -f`, a formatter on one file).
  * - `bulk`: many files may have changed (`git stash`, `git reset --hard`, `prettier --write .`); `path` is the
  *   directory it applies to, `scope` says which files.
+ * - `shown`: evidence, not an edit — the call's output shows the file changed against the committed version (a
+ *   `git diff` or `git status` it printed, a run's final submission: effects/shown.ts). The change was made at an
+ *   earlier step the transcript may not show (a script that rewrote it); `diff` is this file's part of the diff
+ *   when the output holds it whole, and `change` what the diff or status says (created, modified, deleted).
  */
 export type FileEffect =
   | (EffectCommon & { readonly kind: 'write'; readonly body: string | null })
@@ -43,6 +47,12 @@ export type FileEffect =
   | (EffectCommon & { readonly kind: 'touch' | 'mkdir' })
   | (EffectCommon & { readonly kind: 'restore'; readonly source: string | null })
   | (EffectCommon & { readonly kind: 'modify'; readonly how: string })
+  | (EffectCommon & {
+      readonly kind: 'shown';
+      /** `git diff`, `git status`, `final submission`… */
+      readonly how: string;
+      readonly diff: string | null;
+    })
   | (EffectCommon & {
       readonly kind: 'bulk';
       readonly scope: 'tracked' | 'untracked' | 'matched';

@@ -21,8 +21,17 @@ export interface PlannedFileChange {
   readonly via: string;
   readonly before: Body | undefined;
   readonly after: Body | undefined;
-  /** The change as a unified diff, when the caller gave one: what is kept when the bodies are not both known. */
+  /**
+   * The change as a unified diff of this file, when shown: the caller's `ToolCallFile.diff` (Claude Code's
+   * `structuredPatch`, Codex's `unified_diff`), or the part of a `git diff` / final submission the call printed (a
+   * `shown` effect). What is kept (a patch entry) when the bodies are not both known.
+   */
   readonly diff?: string;
+  /**
+   * Seen in what the call printed (a `shown` effect: `git diff`, `git status`, the final submission), not made by
+   * it: the file changed at an earlier step the session did not record, and when is not known.
+   */
+  readonly shown?: true;
 }
 
 /** Bodies the caller read around the call (a side left out was not read), and the change as a diff if shown. */
@@ -41,6 +50,8 @@ export interface SessionFiles {
   readonly body: KnownBody;
   /** Whether the session recorded the path before. */
   readonly seen: (path: string) => boolean;
+  /** Whether the session's latest change of the path has a checkpoint entry (it opens as a diff). */
+  readonly hasEntry: (path: string) => boolean;
   /** Files the session knows exist under a directory (loaded for `dirsToKnow`). */
   readonly under: (dir: string) => readonly string[];
 }
@@ -55,6 +66,8 @@ interface Draft {
   said: FileChangeKind | null;
   seen: boolean;
   diff?: string;
+  /** Drafted from a `shown` effect only. */
+  shown: boolean;
 }
 
 const textOf = (body: Body | undefined): string | null | undefined =>
@@ -147,13 +160,33 @@ export function planFileChanges(
     let d = drafts.get(path);
     if (!d) {
       const before = known(path);
-      d = { path, outside, via: [], before, after: before, said: null, seen: seenBefore(path) };
+      d = {
+        path,
+        outside,
+        via: [],
+        before,
+        after: before,
+        said: null,
+        seen: seenBefore(path),
+        shown: false,
+      };
       drafts.set(path, d);
     }
     return d;
   };
   for (const e of effects) {
     if (e.kind === 'mkdir') continue;
+    if (e.kind === 'shown') {
+      shownChange(
+        e,
+        recordedPath(e.path, root),
+        drafts,
+        session,
+        known(recordedPath(e.path, root).path),
+        draft,
+      );
+      continue;
+    }
     if (e.kind === 'bulk') {
       notes.push(`${e.how} may have changed files under ${e.path}: which ones is not known from the call.`);
       continue;
@@ -263,7 +296,43 @@ export function planFileChanges(
       before: d.before,
       after: d.after,
       ...(d.diff === undefined ? {} : { diff: d.diff }),
+      ...(d.shown ? { shown: true as const } : {}),
     });
   }
   return { changes, notes };
+}
+
+/**
+ * A file the call's output shows changed (a `shown` effect) is evidence: it confirms what the session recorded,
+ * and adds a change only where it tells something new —
+ * - a path the call changed itself, or whose latest change the session recorded with a checkpoint entry (with
+ *   the same existence: it exists, or it was deleted), keeps that record: it stays the one that opens as a diff;
+ * - a path the session never saw changed (a script rewrote it), or saw deleted and now shown there (or the other
+ *   way round), gets a change;
+ * - a path the session saw changed without an entry gets one only when the output holds its diff, so that the
+ *   change opens as one (a status line alone tells nothing new).
+ * The drafted change is the change from the committed version the evidence shows: the diff; a created file
+ * comes from nothing, with its whole body (a diff's `+` lines are all of it); a changed or deleted one from a body
+ * not known here (not the session's last: something the session did not see changed it since).
+ */
+function shownChange(
+  e: Extract<FileEffect, { kind: 'shown' }>,
+  { path, outside }: { path: string; outside: boolean },
+  drafts: ReadonlyMap<string, Draft>,
+  session: SessionFiles,
+  body: Body | undefined,
+  draft: (path: string, outside: boolean) => Draft,
+): void {
+  if (drafts.has(path)) return;
+  const deleted = e.change === 'deleted';
+  const sameExistence = (body === null) === deleted;
+  if (session.seen(path) && sameExistence && (session.hasEntry(path) || e.diff === null)) return;
+  const d = draft(path, outside);
+  d.via.push(e.via);
+  d.shown = true;
+  d.said = e.change ?? 'modified';
+  if (e.diff !== null) d.diff = e.diff;
+  const created = e.change === 'created';
+  d.before = created ? null : undefined;
+  d.after = deleted ? null : created ? e.after : undefined;
 }

@@ -137,8 +137,10 @@ export function toolCallRecords(
         path: c.path,
         change: c.change,
         outside: c.outside,
+        ...(c.shown ? { shown: true } : {}),
         checkpointEntryId: entryOf.get(c.path) ?? null,
-        text: `${changeVerb(c.change)} by ${c.via}`,
+        // A change the call's output showed was made at an earlier step: the text says where it was seen.
+        text: c.shown ? `${changeVerb(c.change)}, as ${c.via} showed` : `${changeVerb(c.change)} by ${c.via}`,
       },
     })),
     checks: meaning.checks.map((run) => {

@@ -8,8 +8,9 @@ import { recognizeRunner } from './checks/runners';
 import { scriptCertainty, scriptRun } from './checks/scripts';
 import type { EditReading } from './effects/edit-tools';
 import { shellEffects } from './effects/shell-effects';
+import { showingOf, shownEffects, type Showing } from './effects/shown';
 import { shellOutcome } from './exit-status';
-import { outputLines } from './output';
+import { maxScanChars, outputLines } from './output';
 import { shellReads } from './reads';
 import { shellLine } from './shell/units';
 import type { CheckRun, ClassifyContext, ScriptRun, ToolCall } from './types';
@@ -55,12 +56,15 @@ export function readShellCall(
   const out: ShellReading = { effects: [], reads: [], notes, checks: [], scripts: [], setAside: null };
   const pending: PendingCheck[] = [];
   let aside = context?.changesSetAside === true;
+  const showings: Showing[] = [];
   for (const unit of line.units) {
     const before = out.effects.length;
     shellEffects(unit, out);
     const move = stashMove(out.effects, before);
     if (move !== null) aside = out.setAside = move;
     const baseline = aside ? { baseline: true } : {};
+    const showing = showingOf(unit);
+    if (showing) showings.push(showing);
     out.reads.push(...shellReads(unit));
     const runner = recognizeRunner(unit.argv);
     if (runner) {
@@ -97,6 +101,12 @@ export function readShellCall(
   if (pending.length > 0) {
     const outcome = callOutcome(call);
     out.checks.push(...checkResults(line, pending, outcome));
+  }
+  if (showings.length > 0) {
+    // Evidence comes after the call's own effects: a file it changed itself is not listed twice.
+    const text = shellOutcome(call).text;
+    const head = text.length > maxScanChars ? text.slice(0, maxScanChars) : text;
+    out.effects.push(...shownEffects(showings, head, context?.root ?? null));
   }
   return out;
 }

@@ -18,6 +18,8 @@ interface Known {
   readonly seen: boolean;
   /** undefined: not known. */
   readonly body: Body | undefined;
+  /** The latest change has a checkpoint entry. */
+  readonly entry: boolean;
 }
 
 /**
@@ -65,19 +67,20 @@ export function createBodyKnowledge(events: EventsRepo, checkpoints: Checkpoints
 
   async function lookup(sessionId: SessionId, path: string): Promise<Known> {
     const latest = await events.latestChangeOf(sessionId, path);
-    if (!latest) return { seen: false, body: undefined };
-    if (latest.change === 'deleted') return { seen: true, body: null };
+    if (!latest) return { seen: false, body: undefined, entry: false };
+    const entry = latest.checkpointEntryId !== null;
+    if (latest.change === 'deleted') return { seen: true, body: null, entry };
     if (latest.checkpointEntryId === null)
-      return { seen: true, body: memory.get(key(sessionId, path), latest.id) };
+      return { seen: true, body: memory.get(key(sessionId, path), latest.id), entry };
     try {
       const { record, after } = await checkpoints.readBodies(asCheckpointEntryId(latest.checkpointEntryId));
       const kind = record.after.kind;
-      if (kind === 'absent') return { seen: true, body: null };
-      if (after === null) return { seen: true, body: undefined };
-      return { seen: true, body: kind === 'bytes' ? after : (bytesToText(after) ?? undefined) };
+      if (kind === 'absent') return { seen: true, body: null, entry };
+      if (after === null) return { seen: true, body: undefined, entry };
+      return { seen: true, body: kind === 'bytes' ? after : (bytesToText(after) ?? undefined), entry };
     } catch {
       // Removed by cleanup, or damaged: the body is not known (the next edit is recorded without it).
-      return { seen: true, body: undefined };
+      return { seen: true, body: undefined, entry: false };
     }
   }
 
@@ -107,9 +110,10 @@ export function createBodyKnowledge(events: EventsRepo, checkpoints: Checkpoints
     },
     body: (sessionId: SessionId, path: string) => cache.get(key(sessionId, path))?.body,
     seen: (sessionId: SessionId, path: string) => cache.get(key(sessionId, path))?.seen ?? false,
-    /** After a change is planned: what the file now is. */
-    set(sessionId: SessionId, path: string, body: Body | undefined) {
-      cache.set(key(sessionId, path), { seen: true, body });
+    hasEntry: (sessionId: SessionId, path: string) => cache.get(key(sessionId, path))?.entry ?? false,
+    /** After a change is planned: what the file now is, and whether its change got a checkpoint entry. */
+    set(sessionId: SessionId, path: string, body: Body | undefined, entry: boolean) {
+      cache.set(key(sessionId, path), { seen: true, body, entry });
     },
   };
 }

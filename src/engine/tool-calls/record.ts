@@ -143,6 +143,7 @@ async function planChanges(
     {
       body: (path) => batch.bodies.body(p.sessionId, path),
       seen: (path) => batch.bodies.seen(p.sessionId, path),
+      hasEntry: (path) => batch.bodies.hasEntry(p.sessionId, path),
       under: (dir) => batch.bodies.under(p.sessionId, dir),
     },
     root,
@@ -201,7 +202,7 @@ export async function recordOne(
   const stepId = await addStep(ctx, deps, batch, p, stepOf(p.call, meaning), at);
   const planned = await planChanges(batch, p, meaning, context.root);
   const { entryOf, notes: entryNotes } = await storeEntries(deps, batch, p, stepId, planned.changes);
-  for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after);
+  for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after, entryOf.has(c.path));
 
   const derived = toolCallRecords(meaning, planned.changes, entryOf, p.thought);
   const drafts = recordsInOrder(derived);

@@ -46,6 +46,7 @@ const validData: Record<keyof EventData, (value: unknown) => boolean> = {
   result: (value) => (validationResults as readonly unknown[]).includes(value),
   next: (value) => typeof value === 'string',
   outside: (value) => value === true,
+  shown: (value) => value === true,
   said: (value) => value === true,
   baseline: (value) => value === true,
   todos: (value) => {
