@@ -19,7 +19,8 @@ describe('SWE-agent .traj', () => {
   it('is long, and the task, every command, file change and check is accounted for', () => {
     expect(truth.records).toBeGreaterThanOrEqual(200);
     expect(parsed.stats.records).toBe(truth.records);
-    expectTruth(parsed.items, truth);
+    // The root: the submit step's patch names its files from the repository's top (/testbed).
+    expectTruth(parsed.items, truth, '/testbed');
     expect(truth.checks.map((c) => c.status)).toEqual(expect.arrayContaining(['passed', 'failed']));
     expect(truth.filesChanged.length).toBeGreaterThan(5);
   });

@@ -260,6 +260,14 @@ describe('planFileChanges: evidence confirms, and adds only what the session did
     expect(plan('git status --porcelain', ' M a.py\n', noEntry)).toEqual([]);
   });
 
+  it('a created file recorded without an entry (its before was not known) opens from the diff, whole', () => {
+    // A heredoc wrote it over a path the session never saw: created, yet no entry (the file might have existed).
+    const heredoc = session({ 't.py': { body: 'print("hi")\nx = 1\n', entry: false } });
+    expect(plan('git diff --cached', created('t.py'), heredoc)).toMatchObject([
+      { path: 't.py', change: 'created', before: null, after: 'print("hi")\nx = 1\n', shown: true },
+    ]);
+  });
+
   it('a file the session saw deleted and the evidence shows there again is created again', () => {
     const gone = session({ 'scratch.py': { body: null, entry: true } });
     expect(plan('git status --porcelain', '?? scratch.py\n', gone)).toMatchObject([

@@ -12,10 +12,11 @@ import { checklistPlan, readPlan } from './plans';
 import { readToolReads } from './reads';
 import { readShellCall } from './shell-call';
 import { shells } from './shell/prefixes';
-import { familyOf, handlerOf, type Handler } from './tool-names';
+import { bareToolName, familyOf, handlerOf, type Handler } from './tool-names';
 import type { CheckRun, ClassifyContext, ScriptRun, StepKind, ToolCall, ToolCallMeaning } from './types';
 
 const maxTextChars = 4000;
+const submitCommand = { command: 'submit', workdir: null };
 
 export function classifyToolCall(call: ToolCall, context?: ClassifyContext): ToolCallMeaning {
   try {
@@ -80,7 +81,8 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
   const extraPlan = checklistPlan(call.input, tool);
   if (handler === 'shell') {
     const outcome = shellOutcome(call);
-    const shell = shellCommand(call.input);
+    // SWE-agent's `submit` tool (and an importer's call for a submission no call showed) takes no arguments.
+    const shell = shellCommand(call.input) ?? (bareToolName(tool) === 'submit' ? submitCommand : null);
     if (shell === null)
       return meaning(family, {
         command: textOf(call.input),

@@ -50,6 +50,8 @@ const handlers: Record<string, Handler> = {
   run_terminal_cmd: 'shell',
   run_in_terminal: 'shell',
   powershell: 'shell',
+  // SWE-agent's tools are commands of its shell; `submit` prints the final patch (effects/shown.ts).
+  submit: 'shell',
   edit: 'edit',
   replace: 'edit',
   edit_file: 'edit',

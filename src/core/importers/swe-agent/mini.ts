@@ -7,11 +7,18 @@
  * observation: `<returncode>N</returncode>` and `<output>…</output>` (1.1 also `extra.returncode`,
  * `extra.raw_output`, `extra.timestamp`). A run ends with an `exit` message (1.1). `line` is the message's
  * 1-based index; the first user message is the task.
+ *
+ * The final submission (`extra.submission` of the exit message) is the output of the submit command waiting for
+ * it (`echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && …`, which the classifier reads as the final patch); with no
+ * command waiting (or only in 1.0's `info`), it comes as a call of the `submit` tool of its own (sourceId
+ * `submission`), so the files of the final patch are recorded the one way, through the classifier
+ * (core/tool-calls/effects/shown.ts).
  */
 import type { ToolCall } from '../../tool-calls/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { isMiniSubmitCommand, outcomeOfExitStatus } from '../run-end';
 import { createTally, isRecord, jsonError, strField, withSourceIds } from '../tally';
+import { submissionItem, unshownSubmission } from './submission';
 
 const fence = /```(?:mswea_bash_command|bash)[^\n]*\n([\s\S]*?)\n```/g;
 const knownRoles = new Set(['system', 'user', 'assistant', 'tool', 'exit']);
@@ -100,8 +107,10 @@ export function parseMiniSweAgentTrajectory(
     if (role === 'exit') {
       const submission = strField(extra, 'submission');
       const status = strField(extra, 'exit_status');
-      for (const p of pending.splice(0))
-        items.push(callItem(p, { output: submission ?? content, exitCode: null }));
+      const waiting = pending.splice(0);
+      for (const p of waiting) items.push(callItem(p, { output: submission ?? content, exitCode: null }));
+      if (waiting.length === 0 && submission !== null && submission.trim() !== '')
+        items.push(submissionItem(submission, line, at));
       items.push({
         ...common,
         kind: 'other',
@@ -138,6 +147,10 @@ export function parseMiniSweAgentTrajectory(
       outcomeOfExitStatus(status, strField(info, 'submission')) ??
       (last.command && isMiniSubmitCommand(last.command.command) ? 'submitted' : null);
     const line = doc['messages'].length;
+    // 1.0's submission is in `info` only: its submit command's output was never written.
+    const submission = strField(info, 'submission');
+    if (submission !== null && unshownSubmission(items, submission))
+      items.push(submissionItem(submission, line, last.command?.at ?? null));
     if (outcome)
       items.push({
         at: last.command?.at ?? null,

@@ -6,10 +6,15 @@
  * str_replace /testbed/x.py --old_str …`) → a `bash` call with its `observation`; `thought` is the agent's text.
  * The task is the first non-demo user message of `history`; `info.submission` (the final patch) is kept as text.
  * SWE-agent writes no exit codes and no times. `line` is the step's 1-based index.
+ *
+ * The final patch is also recorded as the files it changed, through the classifier: the `submit` step's
+ * observation is the patch; a submission no step showed (an autosubmission after an error or a cost limit: the
+ * step says "Exited (autosubmitted)") comes as a call of the `submit` tool of its own (sourceId `submission`).
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { outcomeOfExitStatus } from '../run-end';
 import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from '../tally';
+import { submissionItem, unshownSubmission } from './submission';
 
 const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
 
@@ -94,6 +99,8 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
   if (Array.isArray(doc['attempts'])) tally.skip('attempts');
   const info = isRecord(doc['info']) ? doc['info'] : {};
   const submission = strField(info, 'submission');
+  if (submission !== null && unshownSubmission(items, submission))
+    items.push(submissionItem(submission, tally.records, null));
   if (submission)
     items.push({
       kind: 'other',
