@@ -6,7 +6,6 @@
  * run that was autosubmitted gets its patch's files from `info.submission`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Api } from '../../src/core/api';
 import { parseMiniSweAgentTrajectory, parseSweAgentTrajectory } from '../../src/core/importers/swe-agent';
 import {
   generateAutosubmittedSweAgentRun,
@@ -14,7 +13,9 @@ import {
 } from '../fixtures/transcripts/swe-bench-run';
 import { memoryBrain } from './engine-helpers';
 
-async function importRun(api: Api, name: string, text: string) {
+type Brain = Awaited<ReturnType<typeof memoryBrain>>['api'];
+
+async function importRun(api: Brain, name: string, text: string) {
   const res = await api.importTranscript({ files: [{ name, data: new TextEncoder().encode(text) }] });
   const [session] = res.sessions;
   if (!session) throw new Error('no session');
