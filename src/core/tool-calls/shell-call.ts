@@ -8,6 +8,7 @@ import { recognizeRunner } from './checks/runners';
 import { scriptCertainty, scriptRun } from './checks/scripts';
 import type { EditReading } from './effects/edit-tools';
 import { shellEffects } from './effects/shell-effects';
+import { withoutNotDone } from './effects/not-done';
 import { showingOf, shownEffects, type Showing } from './effects/shown';
 import { shellOutcome } from './exit-status';
 import { maxScanChars, outputLines } from './output';
@@ -102,12 +103,14 @@ export function readShellCall(
     const outcome = callOutcome(call);
     out.checks.push(...checkResults(line, pending, outcome));
   }
-  if (showings.length > 0) {
-    // Evidence comes after the call's own effects: a file it changed itself is not listed twice.
-    const text = shellOutcome(call).text;
-    const head = text.length > maxScanChars ? text.slice(0, maxScanChars) : text;
-    out.effects.push(...shownEffects(showings, head, context?.root ?? null));
-  }
+  const o = shellOutcome(call);
+  const text = o.error === null ? o.text : `${o.text}\n${o.error}`;
+  const head = text.length > maxScanChars ? text.slice(0, maxScanChars) : text;
+  // Evidence comes after the call's own effects: a file it changed itself is not listed twice.
+  if (showings.length > 0) out.effects.push(...shownEffects(showings, head, context?.root ?? null));
+  const done = withoutNotDone(out.effects, head, line.problems);
+  out.effects.splice(0, out.effects.length, ...done.effects);
+  out.notes.push(...done.notes);
   return out;
 }
 

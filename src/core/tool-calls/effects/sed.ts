@@ -35,8 +35,13 @@ export function parseSedArgs(args: readonly string[]): SedCall {
       inPlace = true;
       const next = args[i + 1];
       if (next !== undefined && (next === '' || /^\.[A-Za-z0-9_~.-]{0,10}$/.test(next))) i++;
-    } else if (a.startsWith('--in-place=') || /^-i[^-]/.test(a)) inPlace = true;
-    else if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
+    } else if (a.startsWith('--in-place=') || /^-i[^-]/.test(a) || /^-[nEersuz]+i/.test(a)) {
+      // `-i.bak`, `-ie` (suffix `e`); or `-Ei`, `-ni`: flags, then -i with the rest as its suffix.
+      inPlace = true;
+      const flags = /^-([nEersuz]*)i/.exec(a)?.[1] ?? '';
+      if (flags.includes('n')) quiet = true;
+      if (flags.includes('E') || flags.includes('r')) extended = true;
+    } else if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
     else if (a.startsWith('--expression=')) scripts.push(a.slice('--expression='.length));
     else if (a === '-f' || a === '--file') {
       scriptFile = true;

@@ -10,13 +10,24 @@ import type { ShellUnit } from '../shell/units';
 import { readPatchText, type EditReading } from './edit-tools';
 import { literalSubstitutions, parseSedArgs } from './sed';
 import { gitEffects, patchEffects } from './shell-git';
+import { unnamedToBulk } from './not-done';
 import { redirectWrites, teeWrites } from './shell-writes';
 import { sweAgentEditor } from './swe-agent';
 
 const positional = (args: readonly string[]) => args.filter((a) => !a.startsWith('-') || a === '-');
 
-/** Effects (and notes) of `unit`, appended to `out`. */
+/**
+ * Effects (and notes) of `unit`, appended to `out`; a path named by a word the shell expands (`$f`, `*.pyc`) is
+ * no file here, and its effect a `bulk` one (not-done.ts).
+ */
 export function shellEffects(unit: ShellUnit, out: EditReading): void {
+  const start = out.effects.length;
+  unitEffects(unit, out);
+  const named = unnamedToBulk(unit, out.effects.slice(start), (p) => inScope(unit.cwd, p));
+  out.effects.splice(start, named.length, ...named);
+}
+
+function unitEffects(unit: ShellUnit, out: EditReading): void {
   out.effects.push(...redirectWrites(unit));
   const [name, ...args] = unit.argv;
   const at = (p: string) => inScope(unit.cwd, p);
@@ -45,21 +56,19 @@ export function shellEffects(unit: ShellUnit, out: EditReading): void {
       return;
     }
     case 'perl':
-    case 'ruby':
-      if (!args.some((a) => /^-[a-zA-Z]*i/.test(a))) return;
-      for (let k = 0; k < args.length; k++) {
-        const a = args[k] as string;
-        if (/^-[a-zA-Z]*e$/.test(a)) k++;
-        else if (!a.startsWith('-'))
-          out.effects.push({
-            kind: 'modify',
-            path: at(a),
-            via: `${name} -i`,
-            change: 'modified',
-            how: `${name} -i`,
-          });
-      }
+    case 'ruby': {
+      const { inPlace, files } = perlArgs(args);
+      if (!inPlace) return;
+      for (const file of files)
+        out.effects.push({
+          kind: 'modify',
+          path: at(file),
+          via: `${name} -i`,
+          change: 'modified',
+          how: `${name} -i`,
+        });
       return;
+    }
     case 'rm':
     case 'unlink': {
       const recursive = args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive');
@@ -102,6 +111,45 @@ export function shellEffects(unit: ShellUnit, out: EditReading): void {
     default:
       out.effects.push(...formatterWrites(name, args, at));
   }
+}
+
+/**
+ * perl's (and ruby's) switches, clustered as they may be (`-pi -e`, `-0pi`, `-i.bak`, `-p0e`, `-0777 -pe`): whether
+ * it edits in place, and the files after the script (`-e`/`-E` takes the next word; without one, the first
+ * word is the script file). `-i` takes the rest of its cluster as a backup suffix; `-I`, `-M`, `-m`, `-x`, `-C`,
+ * `-d`, `-D`, `-F` take theirs as their value; `-0` and `-l` take their octal digits.
+ */
+export function perlArgs(args: readonly string[]): { inPlace: boolean; files: string[] } {
+  let inPlace = false;
+  let script = false;
+  const files: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] as string;
+    if (a === '--') {
+      files.push(...args.slice(k + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      if (script) files.push(a);
+      else script = true; // the script's file
+      continue;
+    }
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j] as string;
+      if (c === 'i') {
+        inPlace = true;
+        break;
+      }
+      if (c === 'e' || c === 'E') {
+        script = true;
+        if (j === a.length - 1) k++;
+        break;
+      }
+      if (c === '0' || c === 'l') while (/[0-7xX]/.test(a[j + 1] ?? '')) j++;
+      else if ('IMmxCdDF'.includes(c)) break;
+    }
+  }
+  return { inPlace, files };
 }
 
 function moveOrCopy(name: 'mv' | 'cp', args: readonly string[], at: (p: string) => string): FileEffect[] {
