@@ -36,6 +36,77 @@ describe('Claude Code bad input', () => {
     expect(p.stats()).toMatchObject({ malformed: 2, tornLastLine: false });
   });
 
+  describe('records with the same uuid: the valid one is read, the malformed one reported', () => {
+    const answer = (uuid: string, parent: string, message: unknown) =>
+      JSON.stringify({
+        parentUuid: parent,
+        isSidechain: false,
+        type: 'assistant',
+        message,
+        uuid,
+        sessionId: 's',
+        timestamp: '2026-11-20T09:00:01.000Z',
+      });
+    const valid = answer('a1', 'u1', { role: 'assistant', content: [{ type: 'text', text: 'the answer' }] });
+    const read = (...lines: string[]) => {
+      const p = createClaudeCodeParser();
+      const out = lines.flatMap((line, i) => p.push(line, i + 1));
+      out.push(...p.push(good('u2', 'a1', 'next'), lines.length + 1), ...p.finish());
+      return { out, p };
+    };
+    const said = (out: TranscriptItem[]) => of(out, 'assistant').map((i) => i.text);
+
+    it('a malformed record first: the valid one with its uuid is read in its place, the malformed one named', () => {
+      for (const broken of [
+        answer('a1', 'u1', null),
+        answer('a1', 'u1', { role: 'assistant', content: 7 }),
+      ]) {
+        const { out, p } = read(good('u1', null, 'ask'), broken, valid);
+        expect(said(out)).toEqual(['the answer']);
+        expect(p.problems()).toEqual([
+          {
+            line: 2,
+            message: expect.stringMatching(/^Line 2: a record of type assistant .*uuid a1.*line 3/),
+          },
+        ]);
+        // Read in its place: no rewind for the next prompt, no duplicate counted.
+        expect(of(out, 'rewind')).toEqual([]);
+        expect(p.stats().duplicates).toBe(0);
+      }
+    });
+
+    it('a malformed record after the valid one: skipped and named', () => {
+      const { out, p } = read(good('u1', null, 'ask'), valid, answer('a1', 'u1', null));
+      expect(said(out)).toEqual(['the answer']);
+      expect(p.problems()).toEqual([
+        { line: 3, message: expect.stringMatching(/^Line 3: .*repeats uuid a1/) },
+      ]);
+      expect(p.stats().duplicates).toBe(1);
+    });
+
+    it('control: a repeat of a valid record (a fork’s prefix) is counted, not reported; alone, read', () => {
+      const twice = read(good('u1', null, 'ask'), valid, valid);
+      expect(said(twice.out)).toEqual(['the answer']);
+      expect(twice.p.problems()).toEqual([]);
+      expect(twice.p.stats().duplicates).toBe(1);
+      const once = read(good('u1', null, 'ask'), valid);
+      expect(said(once.out)).toEqual(['the answer']);
+    });
+
+    it('a malformed record alone: not read, its children read, and named at the end', () => {
+      const { out, p } = read(good('u1', null, 'ask'), answer('a1', 'u1', null));
+      expect(said(out)).toEqual([]);
+      expect(of(out, 'instruction').map((i) => i.text)).toEqual(['ask', 'next']);
+      expect(of(out, 'rewind')).toEqual([]);
+      expect(p.problems()).toEqual([
+        {
+          line: 2,
+          message: 'Line 2: a record of type assistant with no message object (uuid a1): not read.',
+        },
+      ]);
+    });
+  });
+
   it('tells a torn last line from a malformed one', () => {
     const torn = good('u2', 'u1', 'cut').slice(0, 50);
     for (const isTorn of [true, false]) {

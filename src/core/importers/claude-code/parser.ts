@@ -4,7 +4,7 @@
  */
 import { countedStats, malformedLine, retractMalformed } from '../tally';
 import type { LineParser, TranscriptMeta, TranscriptStats } from '../types';
-import { placeRecord } from './dag';
+import { placeRecord, reportBroken } from './dag';
 import { asFields, str, timeOf, type Fields } from './json';
 import { flushPending, readAssistant, readUser } from './messages';
 import {
@@ -67,6 +67,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
       s.out = [];
       flushCompaction(s, null, null);
       flushPending(s);
+      reportBroken(s);
       return s.out;
     },
     meta: () => metaOf(s),

@@ -55,6 +55,11 @@ export interface ParserState extends ParseCounters {
   readonly seen: Map<string, string>;
   /** thread ('' = main) → the uuid of its last record. */
   readonly tips: Map<string, string>;
+  /**
+   * uuid → the line and flaw of a malformed record placed under it (no message object, content neither text nor
+   * blocks): a valid record with the same uuid later is read in its place.
+   */
+  readonly broken: Map<string, { readonly line: number; readonly flaw: string }>;
   /** Threads already announced by a `thread` item. */
   readonly threads: Set<string>;
   readonly pending: Map<string, PendingCall>;
@@ -82,6 +87,7 @@ export function createState(options: ClaudeCodeParserOptions): ParserState {
     ...newCounters(),
     seen: new Map(),
     tips: new Map(),
+    broken: new Map(),
     threads: new Set(),
     pending: new Map(),
     taskPrompts: new Map(),
