@@ -75,17 +75,17 @@ describe('shown effects: which commands print the working tree’s changes', () 
       'cd /testbed && git diff',
       diff,
       ['modified:/testbed/django/db/x.py'],
-      'cd /testbed && cat fix.patch',
+      'cd /testbed && git log -p',
       [],
     ],
     ['piped', 'git diff | head -40', diff, ['modified:/testbed/django/db/x.py'], 'git log -p | head -40', []],
-    ['SWE-agent submit', 'submit', diff, ['modified:/testbed/django/db/x.py'], 'cat /root/model.patch', []],
+    ['SWE-agent submit', 'submit', diff, ['modified:/testbed/django/db/x.py'], 'python print_patch.py', []],
     [
       'mini-swe-agent submit',
       'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt',
       diff,
       ['modified:/testbed/django/db/x.py'],
-      'echo DONE && cat patch.txt',
+      'echo DONE && python print_patch.py',
       [],
     ],
     [
@@ -100,6 +100,22 @@ describe('shown effects: which commands print the working tree’s changes', () 
   it.each(table)('%s', (_rule, command, output, want, control, controlWant) => {
     expect(summary(shownOf(command, output))).toEqual(want);
     expect(summary(shownOf(control, output))).toEqual(controlWant);
+  });
+
+  it('a patch file git wrote, printed (git diff > patch.txt, then cat patch.txt)', () => {
+    expect(summary(shownOf('cat patch.txt', diff))).toEqual(['modified:/testbed/django/db/x.py']);
+    expect(summary(shownOf('head -100 /testbed/patch.txt', diff))).toEqual([
+      'modified:/testbed/django/db/x.py',
+    ]);
+    expect(shownOf('cat patch.txt', diff)[0]).toMatchObject({ how: 'the git diff in patch.txt' });
+    // Controls: a diff the agent wrote by hand (no git `index` line: maybe never applied), numbered lines, and a
+    // commit as mail (`git format-patch`: the repository's history).
+    const byHand = diff.replace(/^index .*\n/m, '');
+    expect(shownOf('cat fix.patch', byHand)).toEqual([]);
+    expect(shownOf('cat -n patch.txt', diff)).toEqual([]);
+    expect(shownOf('cat 0001-fix.patch', `From ${'a'.repeat(40)} Mon Sep 17 00:00:00 2001\n${diff}`)).toEqual(
+      [],
+    );
   });
 
   it('a file against its own backup: only that file, as a change of it', () => {

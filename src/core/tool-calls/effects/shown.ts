@@ -2,7 +2,9 @@
  * Evidence of file changes in what a call printed: a `git diff` (`--cached`, `HEAD`, paths), `git stash show -p`,
  * a file compared with its own backup (`git diff --no-index x.py.orig x.py`, `diff -u x.py.bak x.py`), `git
  * status` (long, `--short`, `--porcelain`), and a run's final submission (SWE-agent's `submit`, mini-swe-agent's
- * `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`, whose output is the final patch). Each file the output shows
+ * `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`, whose output is the final patch), and a patch file git wrote printed
+ * with `cat`/`head` (`git diff > patch.txt`, then `cat patch.txt`: only files with git's `index <hash>..<hash>`
+ * line count, and never `git format-patch`'s mail). Each file the output shows
  * changed becomes a `shown` effect: a change made at some earlier step — often one the command line cannot tell,
  * a script that rewrote the file — carrying this file's part of the diff when the output holds it whole.
  *
@@ -27,6 +29,8 @@ export interface Showing {
   readonly cwd: string | null;
   /** A file compared with its own backup: only that file's diff counts, as a change of `file`. */
   readonly against: { readonly backup: string; readonly file: string } | null;
+  /** A file's text printed (`cat patch.txt`): only a diff git made counts (its `index` lines say so). */
+  readonly gitMade?: true;
 }
 
 /** mini-swe-agent's submit command prints this first; the rest of the output is the final patch. */
@@ -97,6 +101,20 @@ function gitShowing(unit: ShellUnit, args: readonly string[]): Showing | null {
   return showing(unit, cached ? 'git diff --cached' : 'git diff', 'diff', 'top', cwd);
 }
 
+/** The one file `cat f` or `head [-n N | -N] f` prints, or null. */
+function printedFile(name: 'cat' | 'head', args: readonly string[]): string | null {
+  const files: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k] as string;
+    if (name === 'head' && (a === '-n' || a === '-c')) k++;
+    else if (name === 'head' && /^-(?:n|c)?\d+$/.test(a)) continue;
+    else if (a.startsWith('-') && a !== '-')
+      return null; // `cat -n` numbers the lines: not a patch any more
+    else files.push(a);
+  }
+  return files.length === 1 && files[0] !== '-' ? (files[0] as string) : null;
+}
+
 /** How the command prints file changes, or null when it does not (or its output goes elsewhere). */
 export function showingOf(unit: ShellUnit): Showing | null {
   const [name, ...args] = unit.argv;
@@ -105,6 +123,9 @@ export function showingOf(unit: ShellUnit): Showing | null {
   if (name === 'submit' && args.length === 0) return showing(unit, 'the final submission', 'diff', 'top');
   if (stdoutToFile(unit)) return null;
   if (name === 'git') return gitShowing(unit, args);
+  const printed = name === 'cat' || name === 'head' ? printedFile(name, args) : null;
+  if (printed !== null && !unit.pipedFrom)
+    return { ...showing(unit, `the git diff in ${printed}`, 'diff', 'top'), gitMade: true };
   if (
     name === 'diff' &&
     args.some((a) => /^-[a-zA-Z]*u/.test(a) || a.startsWith('--unified') || /^-U\d*$/.test(a))
@@ -176,9 +197,14 @@ const shown = (
   ...(after !== undefined ? { after } : {}),
 });
 
+const gitIndex = /^index [0-9a-f]{7,}\.\.[0-9a-f]{7,}/m;
+const formatPatch = /^From [0-9a-f]{40} /;
+
 function diffEffects(s: Showing, output: string, at: (p: string) => string): FileEffect[] {
   const out: FileEffect[] = [];
+  if (s.gitMade && formatPatch.test(output)) return out; // a commit as mail: the repository's history
   for (const file of splitUnifiedDiff(output)) {
+    if (s.gitMade && !gitIndex.test(file.diff)) continue;
     const whole = wholeFileDiff(file.diff);
     if (s.against) {
       const strip = (p: string | null) => (p === null ? null : p.replace(/^[ab]\//, ''));
