@@ -71,13 +71,13 @@ describe('a bash agent that edits through scripts, prints its diff and submits',
       lastText: 'Changed by sed -i',
     });
     expect(byPath.get(run.truth.withBodies)?.checkpointEntryIds).toHaveLength(1);
-    // Changed by scripts the command lines do not show: known from the diffs the run printed.
-    expect(byPath.get('django/db/backends/mysql/operations.py')?.lastText).toMatch(
-      /, as the final submission showed$/,
-    );
-    expect(byPath.get('django/db/models/sql/compiler.py')?.lastText).toMatch(
-      /, as the final submission showed$/,
-    );
+    // Changed by scripts the command lines do not show: known from the run's `git diff`, kept as a patch entry;
+    // the submission only confirms them.
+    for (const path of ['django/db/backends/mysql/operations.py', 'django/db/models/sql/compiler.py'])
+      expect(byPath.get(path)).toMatchObject({ lastText: 'Changed, as git diff showed', edits: 1 });
+    // Every file of the final patch opens as a diff.
+    for (const path of run.truth.patchFiles)
+      expect(byPath.get(path)?.checkpointEntryIds.length).toBeGreaterThan(0);
   });
 
   it('knows a script’s change from the run’s own `git diff`: not before it (control), from it on', async () => {
@@ -104,7 +104,23 @@ describe('a bash agent that edits through scripts, prints its diff and submits',
       sourceId: 'submission',
       call: { tool: 'submit', output: expect.stringContaining('new file mode') as unknown },
     });
-    expect(alone.at(-1)).toMatchObject({ kind: 'other', recordType: 'exit' });
+    expect(alone.filter((i) => i.kind === 'other').at(-1)).toMatchObject({ recordType: 'exit' });
+  });
+
+  it('1.0, whose submission is only in info: a submit call of its own after the unanswered submit command', async () => {
+    const doc = JSON.parse(run.text) as { messages: unknown[]; trajectory_format: string };
+    doc.messages.pop(); // 1.0 wrote no exit message
+    doc.trajectory_format = 'mini-swe-agent-1';
+    const text = JSON.stringify(doc);
+    const calls = parseMiniSweAgentTrajectory(text, { name: run.name }).items.filter(
+      (i) => i.kind === 'tool_call',
+    );
+    expect(calls.slice(-2).map((i) => [i.call.tool, i.call.output === undefined])).toEqual([
+      ['bash', true],
+      ['submit', false],
+    ]);
+    const { files } = await importRun((await memoryBrain()).api, run.name, text);
+    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining([...run.truth.patchFiles]));
   });
 });
 
