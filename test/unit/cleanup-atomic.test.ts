@@ -4,6 +4,7 @@ import { BrainError } from '../../src/core/errors';
 import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
 import { createBrainApi } from '../../src/engine/create-engine';
 import type { BrainApi, TaskId } from '../../src/core/api';
+import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { faultyDatabase, heavyState, makeHeavy } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
 
@@ -25,11 +26,25 @@ async function rowCounts(api: BrainApi, ids: readonly TaskId[]) {
   return Promise.all(ids.map((id) => heavyState(api, id)));
 }
 
+/** How many search documents each task's steps have (they go with the steps, in the same transaction). */
+async function stepDocs(db: SqlDriver, ids: readonly TaskId[]) {
+  const counts: (number | undefined)[] = [];
+  for (const id of ids) {
+    const row = await db.get<{ n: number }>(
+      `SELECT count(*) AS n FROM history_docs WHERE source = 'step' AND task_id = ?`,
+      [id],
+    );
+    counts.push(row?.n);
+  }
+  return counts;
+}
+
 describe('cleanup is atomic per task', () => {
   it('a failure in the middle of one task’s cleanup leaves that task untouched; earlier tasks are fully cleaned', async () => {
     const { api, database } = await memoryBrain();
     const ids = await fourCleanable(api);
     const before = await rowCounts(api, ids);
+    expect(await stepDocs(database.driver, ids)).toEqual([4, 4, 4, 4]);
     const victim = ids[2] as TaskId;
 
     // The log record is written last in a task's transaction: by then its steps are deleted and its checkpoint
@@ -52,6 +67,7 @@ describe('cleanup is atomic per task', () => {
     const after = await rowCounts(api, ids);
     expect(after[2]).toEqual(before[2]);
     expect(after[2]?.reads.every((r) => r.ok)).toBe(true);
+    expect(await stepDocs(database.driver, ids)).toEqual([0, 0, 4, 0]);
     for (const i of [0, 1, 3]) {
       expect(after[i]).toMatchObject({ steps: 0, entries: 3 });
       expect(after[i]?.reads.every((r) => !r.ok && r.code === 'CheckpointRemoved')).toBe(true);

@@ -130,7 +130,7 @@ describe('audit of light data', () => {
     };
   }
 
-  it('counts session events, search documents and removed-entry records exactly; cleanup deletes none of them', async () => {
+  it('counts session events, search documents and removed-entry records exactly; cleanup deletes only its steps’ documents', async () => {
     const { api, database } = await memoryBrain();
     const { sessionId, ids } = await busySession(api, 3);
     const { sessionId: other } = await busySession(api, 1);
@@ -164,10 +164,17 @@ describe('audit of light data', () => {
     expect(report.cleaned.length).toBe(3);
     const after = await api.audit();
     expect(after.light).toEqual(await exactLight(database.driver));
-    expect([after.light.events, after.light.searchDocuments]).toEqual([
-      before.light.events,
-      before.light.searchDocuments,
-    ]);
+    expect(after.light.events).toEqual(before.light.events);
+    // A step's search document goes with its step; those of events (and summaries) stay.
+    const stepsRemoved = report.cleaned.reduce((sum, r) => sum + r.stepsRemoved, 0);
+    expect(stepsRemoved).toBe(15);
+    expect(after.light.searchDocuments.rows).toBe(before.light.searchDocuments.rows - stepsRemoved);
+    expect(
+      await database.driver.get(
+        `SELECT count(*) AS n FROM history_docs WHERE source = 'step' AND task_id IN (${ids.join(', ')})`,
+      ),
+    ).toEqual({ n: 0 });
+    expect((await api.searchHistory('tokenizer', { sessionId })).hits).toHaveLength(3);
     expect(after.light.removedCheckpointEntries.rows).toBe(
       report.cleaned.reduce((sum, r) => sum + r.checkpointEntriesRemoved, 0),
     );

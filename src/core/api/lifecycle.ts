@@ -178,9 +178,10 @@ export interface StorageAudit {
     readonly checkpointEntries: number;
   };
   /**
-   * Light data cleanup never deletes, rows and UTF-8 bytes: session events (they go with their session), the
-   * documents history search indexes (their text; the FTS5 index built from it is not counted), and the records
-   * that keep removed checkpoint entries listable (rows = entries; ~25 bytes an entry).
+   * Light data, rows and UTF-8 bytes: session events (they go with their session), the documents history search
+   * indexes (their text; the FTS5 index built from it is not counted — a tool step's document goes with its step
+   * at cleanup, the others with their session), and the records that keep removed checkpoint entries listable
+   * (rows = entries; ~25 bytes an entry).
    */
   readonly light: {
     readonly events: LightBytes;

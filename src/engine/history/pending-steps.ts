@@ -1,11 +1,12 @@
 /**
  * Tool steps indexed just behind the writes (migration 11). `recordToolCall(s)` commits its steps with a durable
  * pending mark instead of their search documents; this module writes those documents — a chunk at a time when the
- * engine is idle (`indexChunk`), or all of them before something reads the index (`catchUp`, `catchUpTask`). A
+ * engine is idle (`indexChunk`), or all of them before something reads the index (`catchUp`). A
  * document is built from the stored step exactly as `recordStep` builds it at once (core/events/step-text.ts), so
- * a step has the same one document either way, and no caller can see a recorded step missing from search.
+ * a step has the same one document either way, and no caller can see a recorded step missing from search. A step
+ * that cleanup removes while it waits never gets one (only steps that exist are indexed): a step's document has its
+ * step's lifetime (lifecycle/run.ts).
  */
-import type { TaskId } from '../../core/ids';
 import type { EngineContext } from '../context';
 import type { SqlDriver } from '../../storage/sqlite/driver';
 import type { HistoryRepo } from '../../storage/sqlite/repos/history-repo';
@@ -52,20 +53,6 @@ export function createPendingSteps(
     async catchUp(): Promise<void> {
       if ((await history.pendingFrom()) === null) return;
       for (let more = true; more;) more = await db.transaction(() => indexNext(sizes.catchUp));
-    },
-
-    /**
-     * One task's pending steps indexed, inside the caller's transaction (cleanup, just before it removes them: their
-     * documents stay searchable, like those of steps indexed at once).
-     */
-    async catchUpTask(taskId: TaskId): Promise<void> {
-      const from = await history.pendingFrom();
-      if (from === null) return;
-      for (let rest = true; rest;) {
-        const chunk = await history.unindexedSteps(from, sizes.catchUp.steps, sizes.catchUp.bytes, taskId);
-        await history.indexSteps(chunk.steps.map(storedStepDocument));
-        rest = chunk.rest;
-      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { decodeJsonEscapes, stepTitle, storedStepSearchText } from '../../core/events/step-text';
+import { stepTitle, storedStepSearchText } from '../../core/events/step-text';
 import type { SessionId, StepId, TaskId } from '../../core/ids';
 import type { StepStatus } from '../../core/model';
 import type { SqlDriver } from '../../storage/sqlite/driver';
@@ -42,8 +42,8 @@ export const BACKFILL_PAGE = { steps: 200, bytes: 4 * 1024 * 1024, orphanDocs: 5
 
 /**
  * Brings the history index of a database from before record-time step indexing up to date (migration 8): first
- * the documents of removed steps (their cut JSON text decoded in place), then every step up to the mark, newest
- * first, each page its own transaction — so the work is done once, a page at a time, never in one transaction
+ * the documents of steps cleanup removed are removed too (a step's document has its step's lifetime; that build
+ * kept them), then every step up to the mark is indexed, newest first, each page its own transaction — so the work is done once, a page at a time, never in one transaction
  * that would hold the whole of it. Returns the number of pages (0 when there was nothing to do).
  */
 export async function backfillStepIndex(
@@ -60,10 +60,8 @@ export async function backfillStepIndex(
       const mark = await history.backfillMark();
       if (mark === null) return false;
       if (mark.docsUpto > 0) {
-        const docs = await history.orphanStepDocs(mark.docsUpto, page.orphanDocs);
-        await history.rewriteBodies(docs.map((d) => ({ id: d.id, body: decodeJsonEscapes(d.body) })));
-        const last = docs.at(-1);
-        await history.setBackfillMark({ ...mark, docsUpto: last === undefined ? 0 : last.id - 1 });
+        const lowest = await history.removeOrphanStepDocs(mark.docsUpto, page.orphanDocs);
+        await history.setBackfillMark({ ...mark, docsUpto: lowest === null ? 0 : lowest - 1 });
         return true;
       }
       const steps = await transcript.stepsToIndex(mark.stepsUpto, page.steps, page.bytes);

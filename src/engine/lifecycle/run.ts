@@ -10,9 +10,7 @@ import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors
 import type { TaskId } from '../../core/ids';
 import { removalNote, type CleanReason, type TimerPort } from '../../core/retention/index';
 import type { CleanupRepo } from '../../storage/sqlite/repos/cleanup-repo';
-import { createHistoryRepo } from '../../storage/sqlite/repos/history-repo';
 import type { EngineContext } from '../context';
-import { createPendingSteps } from '../history/pending-steps';
 import type {
   CleanupLogEntry,
   CleanupOptions,
@@ -65,7 +63,6 @@ export function createCleanupRunner(
 ) {
   const { db, clock } = ctx;
   const { repo, planner, timers } = deps;
-  const pendingSteps = createPendingSteps(db, createHistoryRepo(db));
   /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
   const live = new WeakSet<Run>();
 
@@ -126,11 +123,11 @@ export function createCleanupRunner(
       const reason: CleanReason = verdict.reasons[0];
       try {
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
-        const record = await db.transaction(async () => {
-          // Its steps' search documents outlive them (history/pending-steps.ts): written first if still pending.
-          await pendingSteps.catchUpTask(verdict.taskId);
-          return repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason));
-        });
+        // Its steps' search documents go with them; a step still waiting for its document (recordToolCalls
+        // indexes just behind the writes) never gets one: the indexer only looks for steps that exist.
+        const record = await db.transaction(() =>
+          repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
+        );
         if (!record) continue;
         run.cleaned.push(record);
         const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;

@@ -9,6 +9,7 @@ import {
 } from '../../../core/retention/index';
 import type { CleanupLogEntry } from '../../../core/api/lifecycle';
 import { createCheckpointsRepo } from './checkpoints-repo';
+import { createHistoryRepo } from './history-repo';
 import type { SqlDriver } from '../driver';
 
 /** What the checkpoint store removed for one task (its `removeTaskCheckpoints`). */
@@ -136,6 +137,7 @@ const toRecord = (row: LogRow): CleanupLogEntry => {
 
 /** Reads the retention state and applies one task's cleanup. Writes run inside the caller's transaction. */
 export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupPort) {
+  const history = createHistoryRepo(db);
   async function stepCounts(taskId: TaskId): Promise<StepCounts> {
     const row = await db.get<StepCounts>(
       `SELECT rows, bytes FROM byte_counters WHERE kind = 'steps' AND task_id = ?`,
@@ -201,10 +203,11 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
     },
 
     /**
-     * Removes one task's heavy data — its steps and checkpoint entries (and the bodies no one else needs) — marks
-     * the task and writes the log record. Keeps the task row, its messages and summaries. Returns null when the
-     * task was cleaned already. Call inside a transaction: the task is then either fully cleaned or untouched.
-     * `entryNote` is the short why its removed checkpoint entries keep (stored once for the task).
+     * Removes one task's heavy data — its steps with their search documents, and its checkpoint entries (and the
+     * bodies no one else needs) — marks the task and writes the log record. Keeps the task row, its messages,
+     * summaries and events, and their search documents. Returns null when the task was cleaned already. Call
+     * inside a transaction: the task is then either fully cleaned or untouched. `entryNote` is the short why its
+     * removed checkpoint entries keep (stored once for the task).
      */
     async cleanTask(
       taskId: TaskId,
@@ -221,6 +224,9 @@ export function createCleanupRepo(db: SqlDriver, checkpoints: CheckpointCleanupP
         throw new BrainError('NotFound', `Task ${taskId} does not exist.`, { taskId });
       if (task && task.heavy_removed_at !== null) return null;
       const before = await stepCounts(taskId);
+      // The steps' search documents first: removed with the steps they index (not orphaned by the foreign key's
+      // SET NULL, which would rewrite each document, body and all, only to keep it).
+      await history.removeTaskStepDocs(taskId);
       const { changes: stepsRemoved } = await db.run('DELETE FROM steps WHERE task_id = ?', [taskId]);
       const after = await stepCounts(taskId);
       await db.run(`DELETE FROM byte_counters WHERE kind = 'steps' AND task_id = ? AND rows = 0`, [taskId]);

@@ -254,23 +254,22 @@ export function createHistoryRepo(db: SqlDriver) {
 
     /**
      * Steps with ids from `fromId` on that have no search document, oldest first: at most `limit`, and past the
-     * first, at most `maxBytes` of their JSON. `taskId`: that task's steps only. `rest`: false when these are all.
+     * first, at most `maxBytes` of their JSON. `rest`: false when these are all.
      */
     async unindexedSteps(
       fromId: number,
       limit: number,
       maxBytes: number,
-      taskId?: TaskId,
     ): Promise<{ steps: StepToIndex[]; rest: boolean }> {
       const rows = await db.all<StepToIndexRow>(
         `SELECT st.id, st.task_id, t.session_id, st.seq, st.tool, st.params, st.result, st.status, st.created_at,
                 octet_length(st.params) + octet_length(st.result) AS bytes
          FROM steps st JOIN tasks t ON t.id = st.task_id
-         WHERE st.id >= ? ${taskId === undefined ? '' : 'AND st.task_id = ?'}
+         WHERE st.id >= ?
            AND NOT EXISTS (SELECT 1 FROM history_docs h
                            WHERE h.source = 'step' AND h.source_id = st.id AND h.step_id = st.id)
          ORDER BY st.id LIMIT ?`,
-        taskId === undefined ? [fromId, limit] : [fromId, taskId, limit],
+        [fromId, limit],
       );
       const out: StepToIndex[] = [];
       let bytes = 0;
@@ -303,23 +302,34 @@ export function createHistoryRepo(db: SqlDriver) {
       await dropSpentMarks();
     },
 
-    /** Step documents with ids up to `uptoId` whose step was removed, newest first. */
-    async orphanStepDocs(uptoId: number, limit: number): Promise<{ id: number; body: string }[]> {
-      return db.all<{ id: number; body: string }>(
-        `SELECT id, body FROM history_docs WHERE source = 'step' AND step_id IS NULL AND id <= ?
-         ORDER BY id DESC LIMIT ?`,
-        [uptoId, limit],
-      );
+    /**
+     * Removes the search documents of a task's steps (and their index entries, by trigger): called by cleanup in
+     * the task's transaction, before the steps go — a step's document has its step's lifetime. Returns how many.
+     */
+    async removeTaskStepDocs(taskId: TaskId): Promise<number> {
+      const { changes } = await db.run(`DELETE FROM history_docs WHERE task_id = ? AND source = 'step'`, [
+        taskId,
+      ]);
+      return changes;
     },
 
-    /** New bodies for documents, in one statement (one index segment). */
-    async rewriteBodies(docs: readonly { id: number; body: string }[]): Promise<void> {
-      if (docs.length === 0) return;
-      await db.run(
-        `UPDATE history_docs SET body = j.value ->> 1
-         FROM json_each(?) AS j WHERE history_docs.id = j.value ->> 0`,
-        [JSON.stringify(docs.map((d) => [d.id, d.body]))],
+    /**
+     * Removes up to `limit` step documents with ids up to `uptoId` whose step was removed (left by a build that
+     * kept them), newest first; returns the lowest id removed, or null when there was none.
+     */
+    async removeOrphanStepDocs(uptoId: number, limit: number): Promise<number | null> {
+      const row = await db.get<{ lowest: number | null }>(
+        `SELECT min(id) AS lowest FROM (SELECT id FROM history_docs
+           WHERE source = 'step' AND step_id IS NULL AND id <= ? ORDER BY id DESC LIMIT ?)`,
+        [uptoId, limit],
       );
+      const lowest = row?.lowest ?? null;
+      if (lowest === null) return null;
+      await db.run(
+        `DELETE FROM history_docs WHERE source = 'step' AND step_id IS NULL AND id >= ? AND id <= ?`,
+        [lowest, uptoId],
+      );
+      return lowest;
     },
 
     /** Ranked hits: every term must match; when none do, any term may. */
