@@ -15,12 +15,21 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 
 /**
+ * What recall uses of the event log: the connection and the history repo. Typed apart so that a caller with only
+ * these — the history bench's native anchor (test/bench/lib/history-native.ts) — is checked by the compiler.
+ */
+export interface HistoryDeps {
+  readonly ctx: Pick<EventLog['ctx'], 'db'>;
+  readonly repos: Pick<EventLog['repos'], 'history'>;
+}
+
+/**
  * Recall: full-text search (SQLite FTS5, bm25-ranked) over events, compressed summaries and recorded tool steps
  * (their params and results as decoded text, indexed when recorded, or just behind for recordToolCall(s): any
  * step still waiting is indexed before a search runs). Each hit links back to its session, task,
  * plan step, tool step and — for a file change — its checkpoint entry, whose diff `diffCheckpoint` opens.
  */
-export function createHistoryFeature(log: EventLog) {
+export function createHistoryFeature(log: HistoryDeps) {
   const { history } = log.repos;
   const transcript = createTranscriptRepo(log.ctx.db);
   const pendingSteps = createPendingSteps(log.ctx.db, history);

@@ -6,7 +6,6 @@
  */
 import { createHistoryRepo } from '../../../src/storage/sqlite/repos/history-repo';
 import { PAGE_CACHE_KIB } from '../../../src/storage/sqlite/vfs/open';
-import type { EventLog } from '../../../src/engine/events/log';
 import { createHistoryFeature } from '../../../src/engine/history/feature';
 import { createBetterSqlite3Driver, type NativeDatabase } from './better-sqlite3-driver';
 import { timeSearches, type SearchTiming } from './history-timing';
@@ -28,9 +27,11 @@ export async function nativeHistoryBench(
     // The connection settings the engine's open.ts gives every connection that matter to a read-only search.
     await driver.exec(`PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     const version = await driver.get<{ v: string }>('SELECT sqlite_version() AS v');
-    // The feature reads only `repos.history` from the event log.
-    const log = { repos: { history: createHistoryRepo(driver) } } as unknown as EventLog;
-    const { searchHistory } = createHistoryFeature(log);
+    // The feature needs only the connection and the history repo of the event log (HistoryDeps).
+    const { searchHistory } = createHistoryFeature({
+      ctx: { db: driver },
+      repos: { history: createHistoryRepo(driver) },
+    });
     const timing = await timeSearches(
       (query) => searchHistory(query, { limit: options.limit }),
       options.queries,
