@@ -313,3 +313,52 @@ describe('a script the agent deleted is never offered for running again', () => 
     expect(prompt).toContain('python reproduce_issue.py');
   });
 });
+
+describe('a file created by a call whose text the transcript holds opens as a diff', () => {
+  async function record(tool: string, input: unknown, output: string) {
+    const { api } = await memoryBrain();
+    const { id: sessionId } = await api.startSession({ title: 'create' });
+    const { id: taskId } = await api.startTask({ sessionId, title: 'create' });
+    const recorded = await api.recordToolCall({
+      sessionId,
+      taskId,
+      root: '/app',
+      call: { tool, input, output },
+    });
+    const entries = await api.listCheckpoints(taskId);
+    const bodies = await Promise.all(entries.map((e) => api.readCheckpoint(e.id)));
+    return { files: recorded.files, bodies };
+  }
+  const text = 'export const weekStart = 0;\n';
+
+  it('Edit from an empty text, MultiEdit whose first edit creates, Write of type create: no before, whole after', async () => {
+    const cases: [string, unknown][] = [
+      ['Edit', { file_path: '/app/src/week.ts', old_string: '', new_string: text }],
+      [
+        'MultiEdit',
+        {
+          file_path: '/app/src/week.ts',
+          edits: [
+            { old_string: '', new_string: 'export const weekStart = 1;\n' },
+            { old_string: '= 1', new_string: '= 0' },
+          ],
+        },
+      ],
+    ];
+    for (const [tool, input] of cases) {
+      const { files, bodies } = await record(tool, input, 'File created successfully at: /app/src/week.ts');
+      expect(files).toMatchObject([{ path: 'src/week.ts', change: 'created', bodies: 'both' }]);
+      expect(bodies.map((b) => [b.before, b.after])).toEqual([[null, text]]);
+    }
+  });
+
+  it('an Edit of a file whose text the session never saw has no entry (control)', async () => {
+    const { files, bodies } = await record(
+      'Edit',
+      { file_path: '/app/src/week.ts', old_string: '= 1', new_string: '= 0' },
+      'The file /app/src/week.ts has been updated.',
+    );
+    expect(files).toMatchObject([{ path: 'src/week.ts', bodies: 'none' }]);
+    expect(bodies).toEqual([]);
+  });
+});

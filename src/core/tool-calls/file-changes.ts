@@ -242,6 +242,10 @@ export function planFileChanges(
       // The call's own result says what the file held when it ran (Claude Code's `originalFile`).
       d.before = e.before;
       d.after = e.before;
+    } else if (e.change === 'created' && e.kind === 'write' && d.via.length === 1 && d.before === undefined) {
+      // The tool itself says it created the file (Write `type: create`, an Edit from empty text): there was none.
+      d.before = null;
+      d.after = null;
     }
     const start = textOf(d.after);
     if (e.kind === 'touch') {

@@ -12,6 +12,7 @@
 import type { FileEffect, FileRead, TextEdit } from '../effect-types';
 import { asFields, bool, list, num, str, type Fields } from '../json-input';
 import type { Handler } from '../tool-names';
+import { applyEdit } from '../apply-edit';
 import { edit } from './effect-build';
 import { readEditor, readPatchText } from './editor-tool';
 import { parseSearchReplace } from './search-replace';
@@ -68,7 +69,8 @@ export function readEditTool(
         break;
       }
       if (oldText === '') {
-        out.effects.push(write(path, tool, newText, result ?? { type: 'create' }));
+        // An empty old text creates the file (Claude Code: "File created successfully"): its whole text is new.
+        out.effects.push(write(path, tool, newText, { ...result, type: str(result, 'type') ?? 'create' }));
         break;
       }
       const expected = num(f, 'expected_replacements');
@@ -87,7 +89,24 @@ export function readEditTool(
         if (oldText === null || newText === null) continue;
         edits.push({ type: 'replace', old: oldText, new: newText, all: bool(e, 'replace_all') === true });
       }
-      if (path !== null && edits.length > 0) out.effects.push(edit(path, tool, edits, result));
+      if (path === null || edits.length === 0) break;
+      const first = edits[0];
+      if (first?.type === 'replace' && first.old === '') {
+        // A first edit with an empty old text creates the file: the rest apply to what it wrote.
+        const created = applyEdit('', {
+          kind: 'edit',
+          path,
+          via: tool,
+          change: 'created',
+          edits,
+          replayable: true,
+        });
+        if (created.ok && typeof created.after === 'string') {
+          out.effects.push(write(path, tool, created.after, { ...result, type: 'create' }));
+          break;
+        }
+      }
+      out.effects.push(edit(path, tool, edits, result));
       break;
     }
     case 'write': {
