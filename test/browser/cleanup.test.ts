@@ -87,7 +87,11 @@ describe('cleanup in the worker on OPFS', () => {
     const afterCleanup = await brain.audit();
     expect(afterCleanup.freelistCount).toBeGreaterThan(0);
     const maintained = await brain.maintain({ budgetMs: 5_000, force: true });
-    expect(maintained.pagesFreed).toBe(afterCleanup.freelistCount);
+    // Every free page goes back; with auto_vacuum, truncating the file past a pointer-map page frees that page
+    // too, so the count may exceed the freelist by the pointer-map pages the shorter file no longer needs.
+    expect(maintained.freelistCount).toBe(0);
+    expect(maintained.pagesFreed).toBeGreaterThanOrEqual(afterCleanup.freelistCount);
+    expect(maintained.pagesFreed - afterCleanup.freelistCount).toBeLessThanOrEqual(2);
     expect((await brain.info()).fileBytes).toBe(afterCleanup.fileBytes - maintained.bytesFreed);
 
     const compacted = await brain.compact();
