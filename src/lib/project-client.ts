@@ -33,6 +33,7 @@ export function projectClient(call: Caller): ProjectApi {
     importFolderFiles: call('importFolderFiles'),
     exportProjectZip: call('exportProjectZip'),
     importProjectZip: call('importProjectZip'),
+    sessionProject: call('sessionProject'),
     planRestore: call('planRestore'),
     restoreCheckpoints: call('restoreCheckpoints'),
   };

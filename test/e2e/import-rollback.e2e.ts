@@ -172,11 +172,14 @@ test('an imported session’s edit rolled back into an opened project folder; th
     await page.goto('/#/sessions');
     const kept = page.getByTestId('history-imported');
     await kept.locator('summary').click();
-    await kept.getByLabel('also add a pointer line to AGENTS.md (or CLAUDE.md)').check();
-    const write = kept.getByRole('button', { name: 'Write the handoff into the project' });
-    await write.click();
+    // Asked first, the folder named: the open folder is this session's project.
+    await kept.getByTestId('handoff-write').click();
+    const ask = kept.getByTestId('handoff-ask');
+    await expect(ask).toContainText(`into ${folderName}, this session's project`);
+    await ask.getByLabel(`also add a pointer line to AGENTS.md (or CLAUDE.md) in ${folderName}`).check();
+    await ask.getByRole('button', { name: `Write into ${folderName}` }).click();
     await expect(kept.getByRole('status')).toHaveText(
-      'Written: .agent/SESSION_SUMMARY.md; pointer line added to AGENTS.md.',
+      `Written into ${folderName}: .agent/SESSION_SUMMARY.md; pointer line added to AGENTS.md.`,
     );
     const expectedAgents = `${agentsMd}\r\n${pointer}\r\n`;
     expect(await folderText('AGENTS.md')).toBe(expectedAgents);
@@ -184,9 +187,11 @@ test('an imported session’s edit rolled back into an opened project folder; th
     expect(handoff).toMatch(new RegExp(`^# Resuming session ${sessionId}\\b`));
     expect(handoff).toContain('**Goal:**');
     expect(handoff).toContain(edit.path);
-    await write.click();
+    await kept.getByTestId('handoff-write').click();
+    await ask.getByLabel(`also add a pointer line to AGENTS.md (or CLAUDE.md) in ${folderName}`).check();
+    await ask.getByRole('button', { name: `Write into ${folderName}` }).click();
     await expect(kept.getByRole('status')).toHaveText(
-      'Written: .agent/SESSION_SUMMARY.md; the pointer line was already in AGENTS.md.',
+      `Written into ${folderName}: .agent/SESSION_SUMMARY.md; the pointer line was already in AGENTS.md.`,
     );
     expect(await folderText('AGENTS.md')).toBe(expectedAgents);
     expect(errors).toEqual([]);

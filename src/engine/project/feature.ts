@@ -7,6 +7,8 @@
  */
 import type { ProjectApi, ProjectSource } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
+import { asSessionId, type SessionId } from '../../core/ids';
+import { requireId } from '../../core/model';
 import { defaultFolderLimits, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
 import {
   defaultOpfsRoot,
@@ -24,6 +26,7 @@ import { createAgentFilesApi, createProjectFilesApi } from './files';
 import { createProjectImportsApi } from './imports';
 import { describeFolder, openFolder } from './open-folder';
 import { createRollbackApi, type ProjectCheckpointPort } from './rollback';
+import { sessionProject } from './session-project';
 
 export type { ProjectCheckpointPort } from './rollback';
 
@@ -74,6 +77,10 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
       if (open && open.kind !== 'handle' && open.name === checked) project.set(null);
       await deleteOpfsProject(opfsRoot, checked);
       project.changed();
+    },
+
+    async sessionProject(sessionId: SessionId) {
+      return sessionProject(ctx.db, asSessionId(requireId(sessionId, 'sessionId')), project.get());
     },
 
     async createAgentFolder() {
