@@ -34,6 +34,7 @@ export function projectClient(call: Caller): ProjectApi {
     exportProjectZip: call('exportProjectZip'),
     importProjectZip: call('importProjectZip'),
     sessionProject: call('sessionProject'),
+    confirmSessionProject: call('confirmSessionProject'),
     planRestore: call('planRestore'),
     restoreCheckpoints: call('restoreCheckpoints'),
   };

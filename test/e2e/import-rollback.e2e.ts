@@ -138,6 +138,23 @@ test('an imported session’s edit rolled back into an opened project folder; th
     await page.getByRole('button', { name: 'Open a folder…' }).click();
     await expect(page.getByTestId('project-name')).toContainText(`${folderName} · a folder on this computer`);
 
+    // The folder is not named as the agent's (ledger): until the person says it is that project, nothing of the
+    // session goes into it. Asked from the handoff, both named.
+    await page.goto('/#/sessions');
+    const imports = page.getByTestId('history-imported');
+    await imports.locator('summary').click();
+    await expect(imports.getByTestId('handoff-project')).toHaveText(
+      `Project: ledger — the agent worked in ${truth.cwd}.`,
+    );
+    await imports.getByTestId('handoff-write').click();
+    const asked = imports.getByTestId('handoff-ask');
+    await expect(asked).toContainText(
+      `The open project, ${folderName}, is not it: nothing is written there.`,
+    );
+    expect(await folderText('.agent/SESSION_SUMMARY.md')).toBeNull();
+    await asked.getByRole('button', { name: `${folderName} is ledger (a checkout of it)` }).click();
+    await expect(asked).toContainText(`into ${folderName}, this session's project`);
+
     // The checkpoint entry of that edit (found by what the transcript says it left), its diff, its rollback.
     const entry = await page.evaluate(
       async ({ sessionId, path, after }) => {

@@ -68,6 +68,7 @@ describe('the project of an agent working folder', () => {
     expect(await api.sessionProject(session.sessionId)).toEqual({
       name: 'testbed',
       path: '/testbed',
+      folder: null,
       open: false,
     });
     const [task] = await api.listTasks(session.sessionId);
@@ -119,7 +120,48 @@ describe('the project of an agent working folder', () => {
     expect(await api.sessionProject(session!.sessionId)).toEqual({
       name: fixture.truth.cwd.split('/').pop(),
       path: fixture.truth.cwd,
+      folder: null,
       open: false,
     });
+  });
+
+  it('a folder of another name is the project once the person says so, for every session of that folder', async () => {
+    const api = await brain();
+    const session = await importSwe(api);
+    await expect(api.confirmSessionProject(session.sessionId)).rejects.toMatchObject({ code: 'NotFound' });
+    const checkout = memoryDirectory('flask-checkout', {});
+    await api.openProject({ kind: 'handle', handle: checkout.handle });
+    expect(await api.sessionProject(session.sessionId)).toMatchObject({ open: false });
+    expect(await api.confirmSessionProject(session.sessionId)).toEqual({
+      name: 'testbed',
+      path: '/testbed',
+      folder: 'flask-checkout',
+      open: true,
+    });
+    const [task] = await api.listTasks(session.sessionId);
+    expect((await api.createPlan({ taskId: task!.id, goal: 'Fix', steps: [{ what: 'a' }] })).planFile).toBe(
+      'written',
+    );
+    await api.planRestore({ taskId: task!.id });
+    // A second run in /testbed is that project too; another folder is not.
+    const second = generateSweAgentTrajectory(72);
+    const [other] = (
+      await api.importTranscript({
+        files: [
+          {
+            name: 'other/other.traj',
+            data: new TextEncoder().encode(second.text.replace('pallets__flask-5063', 'x__y-1')),
+          },
+        ],
+      })
+    ).sessions;
+    expect(await api.sessionProject(other!.sessionId)).toMatchObject({
+      open: true,
+      folder: 'flask-checkout',
+    });
+    await api.openProject({ kind: 'handle', handle: memoryDirectory('elsewhere', {}).handle });
+    expect(await api.sessionProject(session.sessionId)).toMatchObject({ open: false });
+    const own = await api.startSession({ title: 'mine' });
+    await expect(api.confirmSessionProject(own.id)).rejects.toMatchObject({ code: 'InvalidArgument' });
   });
 });

@@ -231,7 +231,9 @@ export interface SessionProject {
   readonly name: string;
   /** The working directory as the agent saw it (`/testbed`, `/home/dev/ledger`). */
   readonly path: string;
-  /** The open folder is this project. */
+  /** The name of the folder the person said is this project (`confirmSessionProject`), or null. */
+  readonly folder: string | null;
+  /** The open folder is this project: its name is in `path` (the folder or one above it), or it is `folder`. */
   readonly open: boolean;
 }
 
@@ -288,6 +290,12 @@ export interface ProjectApi {
    * uses whatever folder is open, as the brain's own sessions do).
    */
   sessionProject(sessionId: SessionId): Promise<SessionProject | null>;
+  /**
+   * The person says the open folder is the session's project (a checkout of another name than the agent's
+   * folder): recorded for that working directory, so every session of it uses this folder from then on. Ask
+   * first, naming both. `NotFound` with no folder open; `InvalidArgument` for a session that names no folder.
+   */
+  confirmSessionProject(sessionId: SessionId): Promise<SessionProject>;
 
   /** Which files a rollback would write, each flagged if it changed since the checkpoint. Writes nothing. */
   planRestore(target: RestoreTarget): Promise<RestorePlan>;

@@ -27,6 +27,7 @@ import { createProjectImportsApi } from './imports';
 import { describeFolder, openFolder } from './open-folder';
 import { createRollbackApi, type ProjectCheckpointPort } from './rollback';
 import { sessionProject } from './session-project';
+import { createProjectFoldersRepo } from '../../storage/sqlite/repos/project-folders-repo';
 
 export type { ProjectCheckpointPort } from './rollback';
 
@@ -81,6 +82,20 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
 
     async sessionProject(sessionId: SessionId) {
       return sessionProject(ctx.db, asSessionId(requireId(sessionId, 'sessionId')), project.get());
+    },
+
+    async confirmSessionProject(sessionId: SessionId) {
+      const id = asSessionId(requireId(sessionId, 'sessionId'));
+      const open = project.folder();
+      const own = await sessionProject(ctx.db, id, open);
+      if (own === null)
+        throw new BrainError(
+          'InvalidArgument',
+          `Session ${id} does not say which folder its agent worked in; the open folder is used as it is.`,
+        );
+      await createProjectFoldersRepo(ctx.db).set(own.path, open.name, ctx.clock.now());
+      project.changed();
+      return { ...own, folder: open.name, open: true };
     },
 
     async createAgentFolder() {

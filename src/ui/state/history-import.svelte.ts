@@ -107,6 +107,11 @@ export class HistoryImportState {
     return this.#brain().sessionProject(sessionId);
   }
 
+  /** The person said the open folder is the session's project (`confirmSessionProject`). */
+  confirmProject(sessionId: SessionId): Promise<SessionProject> {
+    return this.#brain().confirmSessionProject(sessionId);
+  }
+
   /**
    * Writes the handoff into `folder`, the open project the person confirmed by name; `pointer` (the person ticked
    * the box): also a line in AGENTS.md (or CLAUDE.md if only it exists). Refused, nothing written, when the open
