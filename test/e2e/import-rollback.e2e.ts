@@ -201,7 +201,7 @@ test('an imported session’s edit rolled back into an opened project folder; th
     const expectedAgents = `${agentsMd}\r\n${pointer}\r\n`;
     expect(await folderText('AGENTS.md')).toBe(expectedAgents);
     const handoff = await folderText('.agent/SESSION_SUMMARY.md');
-    expect(handoff).toMatch(new RegExp(`^# Resuming session ${sessionId}\\b`));
+    expect(handoff).toMatch(/^# Picking up where an agent stopped: /);
     expect(handoff).toContain('**Goal:**');
     expect(handoff).toContain(edit.path);
     await kept.getByTestId('handoff-write').click();
