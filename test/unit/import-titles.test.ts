@@ -56,6 +56,14 @@ describe('the title rules', () => {
     expect(
       importedTitle({ agentTitle: null, task: 'Fix it', id: '0b0e7f35-3f6e-4ad6-9f39-0d5d0f1c2a11' }),
     ).toBe('0b0e7f35 · Fix it');
+    // A long instance id keeps its end, which tells runs apart.
+    expect(
+      importedTitle({
+        agentTitle: null,
+        task: 'Fix it',
+        id: 'organisation-with-a-long-name__repository-1017',
+      }),
+    ).toBe('organisation-wit…me__repository-1017 · Fix it');
   });
   it('cuts at a word with an ellipsis, at most 80 characters with the agent name', () => {
     const long = 'Review src/report.ts for rounding and run its tests; report what fails '.repeat(3);

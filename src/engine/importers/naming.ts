@@ -58,8 +58,14 @@ export function firstMeaningfulLine(task: string): string {
   return meaningful ?? lines[0] ?? '';
 }
 
-/** An agent's session id as a label: a UUID or long hex id by its first 8 characters, others (an instance id) whole. */
-const idLabel = (id: string) => (/^[0-9a-f]{8}-[0-9a-f]{4}-|^[0-9a-f]{24,}$/i.test(id) ? id.slice(0, 8) : id);
+/**
+ * An agent's session id as a label: a UUID or long hex id by its first 8 characters; a long instance id cut in
+ * the middle, keeping its end (the issue number that tells runs apart); others whole.
+ */
+function idLabel(id: string): string {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-|^[0-9a-f]{24,}$/i.test(id)) return id.slice(0, 8);
+  return id.length <= 36 ? id : `${id.slice(0, 16)}…${id.slice(-19)}`;
+}
 
 /**
  * The title of an imported session (without the agent's name): the agent's own title when it kept one (Claude
