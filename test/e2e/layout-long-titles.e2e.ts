@@ -3,7 +3,8 @@
  * open: 50 SWE runs with long instance ids and long task lines and a Claude Code session of its own cwd imported;
  * then every view at 390 and 1280 px in both themes: the document no wider than the viewport, nothing sticking
  * out, axe clean, screenshots under test/.artifacts/screenshots/long-titles/. A long title is cut in its picker
- * with the whole title on hover and focus. The demo project's files are byte-identical afterwards.
+ * with the whole title on hover and focus. The demo project's files are byte-identical afterwards. A search hit's
+ * "Open the step" lands on that step, focused.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
@@ -202,4 +203,19 @@ test('at 1280: the Project view’s file column stays in its card; a session’s
     expect(width).toBeLessThanOrEqual(640);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1280);
   }
+});
+
+test('a search hit’s "Open the step" opens that step, scrolled into view, with the focus on it', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/search?q=pytest');
+  const open = page.getByRole('link', { name: 'Open the step' }).first();
+  await expect(open).toBeVisible();
+  await open.click();
+  await expect(page).toHaveURL(/[?&]step=\d+/);
+  const step = new URL(page.url().replace('#/', '')).searchParams.get('step');
+  const summary = page.locator(`summary[data-step="${step}"]`);
+  await expect(summary).toBeFocused();
+  await expect(summary).toBeInViewport();
+  await expect(page.locator(`details:has(> summary[data-step="${step}"])`)).toHaveAttribute('open', '');
+  expect(errors).toEqual([]);
 });
