@@ -3,6 +3,8 @@
  * folder layer) provides them; when no project folder is open the provider returns null and the memory features
  * work from agent.db alone (the files are written at the next compression after a folder is opened).
  */
+import type { SessionId } from '../core/ids';
+
 export interface MemoryFileVersion {
   /** Opaque: whatever the folder layer uses to detect a change since the read (size + mtime, or a hash). */
   readonly token: string;
@@ -20,7 +22,12 @@ export interface MemoryFiles {
   appendLines(path: string, lines: readonly string[]): Promise<void>;
 }
 
-export type MemoryFilesProvider = () => Promise<MemoryFiles | null>;
+/**
+ * The open folder's files, or null when none is open — or, given the session they are for, when that session's
+ * project (its agent's working folder) is another folder than the open one: an imported session never writes
+ * into, or reads from, a project it did not work in.
+ */
+export type MemoryFilesProvider = (sessionId?: SessionId) => Promise<MemoryFiles | null>;
 
 export const noMemoryFiles: MemoryFilesProvider = async () => null;
 

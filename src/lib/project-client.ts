@@ -33,6 +33,8 @@ export function projectClient(call: Caller): ProjectApi {
     importFolderFiles: call('importFolderFiles'),
     exportProjectZip: call('exportProjectZip'),
     importProjectZip: call('importProjectZip'),
+    sessionProject: call('sessionProject'),
+    confirmSessionProject: call('confirmSessionProject'),
     planRestore: call('planRestore'),
     restoreCheckpoints: call('restoreCheckpoints'),
   };

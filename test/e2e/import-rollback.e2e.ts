@@ -138,6 +138,23 @@ test('an imported session’s edit rolled back into an opened project folder; th
     await page.getByRole('button', { name: 'Open a folder…' }).click();
     await expect(page.getByTestId('project-name')).toContainText(`${folderName} · a folder on this computer`);
 
+    // The folder is not named as the agent's (ledger): until the person says it is that project, nothing of the
+    // session goes into it. Asked from the handoff, both named.
+    await page.goto('/#/sessions');
+    const imports = page.getByTestId('history-imported');
+    await imports.locator('summary').click();
+    await expect(imports.getByTestId('handoff-project')).toHaveText(
+      `Project: ledger — the agent worked in ${truth.cwd}.`,
+    );
+    await imports.getByTestId('handoff-write').click();
+    const asked = imports.getByTestId('handoff-ask');
+    await expect(asked).toContainText(
+      `The open project, ${folderName}, is not it: nothing is written there.`,
+    );
+    expect(await folderText('.agent/SESSION_SUMMARY.md')).toBeNull();
+    await asked.getByRole('button', { name: `${folderName} is ledger (a checkout of it)` }).click();
+    await expect(asked).toContainText(`into ${folderName}, this session's project`);
+
     // The checkpoint entry of that edit (found by what the transcript says it left), its diff, its rollback.
     const entry = await page.evaluate(
       async ({ sessionId, path, after }) => {
@@ -172,21 +189,26 @@ test('an imported session’s edit rolled back into an opened project folder; th
     await page.goto('/#/sessions');
     const kept = page.getByTestId('history-imported');
     await kept.locator('summary').click();
-    await kept.getByLabel('also add a pointer line to AGENTS.md (or CLAUDE.md)').check();
-    const write = kept.getByRole('button', { name: 'Write the handoff into the project' });
-    await write.click();
+    // Asked first, the folder named: the open folder is this session's project.
+    await kept.getByTestId('handoff-write').click();
+    const ask = kept.getByTestId('handoff-ask');
+    await expect(ask).toContainText(`into ${folderName}, this session's project`);
+    await ask.getByLabel(`also add a pointer line to AGENTS.md (or CLAUDE.md) in ${folderName}`).check();
+    await ask.getByRole('button', { name: `Write into ${folderName}` }).click();
     await expect(kept.getByRole('status')).toHaveText(
-      'Written: .agent/SESSION_SUMMARY.md; pointer line added to AGENTS.md.',
+      `Written into ${folderName}: .agent/SESSION_SUMMARY.md; pointer line added to AGENTS.md.`,
     );
     const expectedAgents = `${agentsMd}\r\n${pointer}\r\n`;
     expect(await folderText('AGENTS.md')).toBe(expectedAgents);
     const handoff = await folderText('.agent/SESSION_SUMMARY.md');
-    expect(handoff).toMatch(new RegExp(`^# Resuming session ${sessionId}\\b`));
+    expect(handoff).toMatch(/^# Picking up where an agent stopped: /);
     expect(handoff).toContain('**Goal:**');
     expect(handoff).toContain(edit.path);
-    await write.click();
+    await kept.getByTestId('handoff-write').click();
+    await ask.getByLabel(`also add a pointer line to AGENTS.md (or CLAUDE.md) in ${folderName}`).check();
+    await ask.getByRole('button', { name: `Write into ${folderName}` }).click();
     await expect(kept.getByRole('status')).toHaveText(
-      'Written: .agent/SESSION_SUMMARY.md; the pointer line was already in AGENTS.md.',
+      `Written into ${folderName}: .agent/SESSION_SUMMARY.md; the pointer line was already in AGENTS.md.`,
     );
     expect(await folderText('AGENTS.md')).toBe(expectedAgents);
     expect(errors).toEqual([]);

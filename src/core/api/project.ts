@@ -12,7 +12,7 @@ import type {
   OtherAgentConvention,
   SkippedFolder,
 } from '../formats';
-import type { CheckpointEntryId, TaskId } from '../ids';
+import type { CheckpointEntryId, SessionId, TaskId } from '../ids';
 import type { Json } from '../model';
 
 export type {
@@ -221,6 +221,22 @@ export interface RestoreResult {
   }[];
 }
 
+/**
+ * The project a session belongs to: the folder the agent worked in (an imported session's `cwd` / root, a
+ * recorder's `root`). Its files are that folder's: the plan, the resume point's files, the handoff and rollback
+ * use the open folder only when it is this project (its name is the project's), never another open project.
+ */
+export interface SessionProject {
+  /** The folder's name: the last segment of the agent's working directory (`ledger` of `/home/dev/ledger`). */
+  readonly name: string;
+  /** The working directory as the agent saw it (`/testbed`, `/home/dev/ledger`). */
+  readonly path: string;
+  /** The name of the folder the person said is this project (`confirmSessionProject`), or null. */
+  readonly folder: string | null;
+  /** The open folder is this project: its name is in `path` (the folder or one above it), or it is `folder`. */
+  readonly open: boolean;
+}
+
 export interface ProjectApi {
   openProject(source: ProjectSource): Promise<ProjectInfo>;
   closeProject(): Promise<void>;
@@ -268,6 +284,18 @@ export interface ProjectApi {
   ): Promise<ProjectImportResult>;
   exportProjectZip(): Promise<Uint8Array>;
   importProjectZip(bytes: Uint8Array, options: ProjectImportOptions): Promise<ProjectImportResult>;
+
+  /**
+   * The project of a session's agent (from its working directory), or null when the session names none (it then
+   * uses whatever folder is open, as the brain's own sessions do).
+   */
+  sessionProject(sessionId: SessionId): Promise<SessionProject | null>;
+  /**
+   * The person says the open folder is the session's project (a checkout of another name than the agent's
+   * folder): recorded for that working directory, so every session of it uses this folder from then on. Ask
+   * first, naming both. `NotFound` with no folder open; `InvalidArgument` for a session that names no folder.
+   */
+  confirmSessionProject(sessionId: SessionId): Promise<SessionProject>;
 
   /** Which files a rollback would write, each flagged if it changed since the checkpoint. Writes nothing. */
   planRestore(target: RestoreTarget): Promise<RestorePlan>;

@@ -144,7 +144,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     log.ctx.emit({ topic: 'summaries', sessionId });
     log.ctx.emit({ topic: 'events', sessionId });
     let written: FilesWritten;
-    const folder = await files();
+    const folder = await files(sessionId);
     if (!folder)
       written = {
         summary: false,
@@ -185,7 +185,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
       ...(await taskContext(state.task)),
     });
     const { active } = state;
-    const folder = await files();
+    const folder = await files(sessionId);
     const folderView = folder
       ? await readFolder(folder, sessionId, active)
       : { view: null, present: [] as string[] };

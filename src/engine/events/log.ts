@@ -133,7 +133,7 @@ export function createEventLog(ctx: EngineContext, files: MemoryFilesProvider) {
     ...batch: SessionEvent[]
   ): Promise<Pick<RecordedEvent, 'sessionFile' | 'sessionFileError'>> {
     try {
-      const folder = await files();
+      const folder = await files(batch[0]?.sessionId);
       if (!folder) return { sessionFile: 'no-folder' };
       await folder.appendLines(
         memoryPaths.session,

@@ -24,7 +24,7 @@ import type { createSessionsRepo } from '../../storage/sqlite/repos/sessions-rep
 import type { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
 import { bareToolName, completionTools } from '../../core/tool-calls/tool-names';
-import { bounded, itemKey, sessionTitle } from './naming';
+import { bounded, clip, itemKey, maxTitleChars, sessionTitle } from './naming';
 
 /** Agents whose files record no end of a run: their last turn, an answer with no call after it, is the end. */
 const chatAgents: ReadonlySet<AgentKind> = new Set(['claude-code', 'codex', 'gemini-cli']);
@@ -77,11 +77,12 @@ export async function openTarget(
   const sourceSession = meta.sessionId ?? fallbackId;
   const found = await deps.imports.find(agent, sourceSession);
   if (found) return { sessionId: found.sessionId, taskId: found.taskId, created: false, sourceSession };
-  const title = meta.title ?? sourceSession;
+  // A first title; the import names it for good once the transcript is read (`importedTitle`).
+  const title = clip(meta.title ?? sourceSession, maxTitleChars);
   const sessionId = await deps.sessions.create(sessionTitle(agent, title), at);
   const taskId = await deps.tasks.insert({
     sessionId,
-    title: bounded(title, 500),
+    title,
     parentTaskId: null,
     references: [],
     now: at,

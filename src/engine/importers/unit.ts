@@ -13,7 +13,7 @@ import type {
 } from '../../core/importers/types';
 import { wholeText, sizeOf } from './bytes';
 import { readLines } from './lines';
-import { bounded, sessionTitle, titleFromPrompt } from './naming';
+import { importedTitle, sessionTitle } from './naming';
 import type { ImportUnit } from './sources';
 import { createSessionWriter, openTarget, type WriterDeps } from './session-writer';
 
@@ -108,9 +108,8 @@ export async function importUnit(
   const t = target as Awaited<ReturnType<typeof openTarget>>;
   await w.finish();
   const m = meta();
-  const title = m.title ?? (w.firstInstruction ? titleFromPrompt(w.firstInstruction) : t.sourceSession);
-  if (t.created)
-    await deps.imports.retitle(t.sessionId, sessionTitle(m.agent, title), t.taskId, bounded(title, 500));
+  const title = importedTitle({ agentTitle: m.title, task: w.firstInstruction, id: t.sourceSession });
+  if (t.created) await deps.imports.retitle(t.sessionId, sessionTitle(m.agent, title), t.taskId, title);
   const previous = await deps.imports.find(m.agent, t.sourceSession);
   const added = Object.values(w.counts).reduce((a, b) => a + b, 0);
   await deps.imports.save({

@@ -56,10 +56,10 @@ export function createPlanFeature(log: EventLog, files: MemoryFilesProvider, max
     notes: readonly ProgressNote[],
   ): Promise<PlanFileStatus> {
     try {
-      const folder = await files();
+      const task = await tasks.get(taskId);
+      const folder = await files(task.sessionId ?? undefined);
       if (!folder) return { planFile: 'no-folder' };
       if (plan) {
-        const { task } = await sessionOf(taskId);
         const current = await folder.read(memoryPaths.plan);
         if (current && holdsAnotherPlan(current.text, plan)) {
           // Another task's plan is there: keep it, beside, and start PLAN.md afresh (never merge two plans).

@@ -12,6 +12,7 @@ import { readTextFile } from '../../storage/agent-folder/project-files';
 import { encodeText } from '../../storage/agent-folder/text';
 import type { EngineContext } from '../context';
 import type { MemoryFiles, MemoryFilesProvider } from '../memory-files';
+import { folderForSession } from './session-project';
 import { maxWriteBytes, requireText } from './validate';
 
 export interface CurrentProject {
@@ -67,8 +68,8 @@ export function createCurrentProject(
     };
   }
 
-  const memoryFiles: MemoryFilesProvider = async () => {
-    const f = current;
+  const memoryFiles: MemoryFilesProvider = async (sessionId) => {
+    const f = sessionId === undefined ? current : await folderForSession(ctx.db, sessionId, current);
     if (!f) return null;
     const port: MemoryFiles = {
       async read(path) {

@@ -7,6 +7,8 @@
  */
 import type { ProjectApi, ProjectSource } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
+import { asSessionId, type SessionId } from '../../core/ids';
+import { requireId } from '../../core/model';
 import { defaultFolderLimits, type AgentFolder, type FolderLimits } from '../../storage/agent-folder/folder';
 import {
   defaultOpfsRoot,
@@ -24,6 +26,8 @@ import { createAgentFilesApi, createProjectFilesApi } from './files';
 import { createProjectImportsApi } from './imports';
 import { describeFolder, openFolder } from './open-folder';
 import { createRollbackApi, type ProjectCheckpointPort } from './rollback';
+import { sessionProject } from './session-project';
+import { createProjectFoldersRepo } from '../../storage/sqlite/repos/project-folders-repo';
 
 export type { ProjectCheckpointPort } from './rollback';
 
@@ -74,6 +78,24 @@ export function createProjectFeature(ctx: EngineContext, options: ProjectFeature
       if (open && open.kind !== 'handle' && open.name === checked) project.set(null);
       await deleteOpfsProject(opfsRoot, checked);
       project.changed();
+    },
+
+    async sessionProject(sessionId: SessionId) {
+      return sessionProject(ctx.db, asSessionId(requireId(sessionId, 'sessionId')), project.get());
+    },
+
+    async confirmSessionProject(sessionId: SessionId) {
+      const id = asSessionId(requireId(sessionId, 'sessionId'));
+      const open = project.folder();
+      const own = await sessionProject(ctx.db, id, open);
+      if (own === null)
+        throw new BrainError(
+          'InvalidArgument',
+          `Session ${id} does not say which folder its agent worked in; the open folder is used as it is.`,
+        );
+      await createProjectFoldersRepo(ctx.db).set(own.path, open.name, ctx.clock.now());
+      project.changed();
+      return { ...own, folder: open.name, open: true };
     },
 
     async createAgentFolder() {

@@ -7,7 +7,7 @@
 import type { CheckpointBody } from '../../core/api/checkpoints';
 import type { RestoreInput, RestorePlan, RestoreResult, RestoreTarget } from '../../core/api/project';
 import { BrainError } from '../../core/errors';
-import { asTaskId, type CheckpointEntryId, type TaskId } from '../../core/ids';
+import { asTaskId, type CheckpointEntryId, type SessionId, type TaskId } from '../../core/ids';
 import { toolContextFromJson } from '../../core/tool-calls/context';
 import { applyRestore, planRestore, type RestoreCheckpointPort } from '../../storage/agent-folder/restore';
 import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
@@ -15,6 +15,7 @@ import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import { createToolContextRepo } from '../../storage/sqlite/repos/tool-context-repo';
 import type { CurrentProject } from './current';
 import { checkpointsInFolder, explainFolderPaths } from './folder-paths';
+import { sessionProject } from './session-project';
 import { requireTarget } from './validate';
 
 /** The checkpoint store as rollback uses it: read entries, and record the restore's own changes. */
@@ -45,6 +46,12 @@ export function restoreTitle(titles: readonly string[]): string {
   return restorePrefix + (titles.join(', ') || 'checkpoint entries');
 }
 
+/** The tasks a restore touches: the target's own, and those of every entry in its plan. */
+const targetTasks = (target: RestoreTarget, files: readonly { readonly taskIds: readonly TaskId[] }[]) => [
+  ...('taskId' in target ? [target.taskId] : []),
+  ...files.flatMap((row) => row.taskIds).map(asTaskId),
+];
+
 export function createRollbackApi(project: CurrentProject, checkpoints?: () => ProjectCheckpointPort) {
   const { ctx } = project;
 
@@ -72,6 +79,29 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       if (!root) cache.set(taskId, (root = load(taskId)));
       return root;
     };
+  }
+
+  /**
+   * Rollback writes into a session's own project only: a task whose agent worked in another folder than the open
+   * one is refused (`PermissionDenied`, naming that project), never restored into the open folder instead.
+   */
+  async function requireOwnProject(taskIds: readonly TaskId[]): Promise<void> {
+    const tasks = createTasksRepo(ctx.db);
+    const open = project.folder();
+    const sessionIds = new Set<SessionId>();
+    for (const taskId of taskIds) {
+      const { sessionId } = await tasks.get(taskId);
+      if (sessionId !== null) sessionIds.add(sessionId);
+    }
+    for (const sessionId of sessionIds) {
+      const own = await sessionProject(ctx.db, sessionId, open);
+      if (own && !own.open)
+        throw new BrainError(
+          'PermissionDenied',
+          `These changes belong to the project "${own.name}" (the agent worked in ${own.path}); the open folder "${open.name}" is not it. Open the folder "${own.name}" to roll back into it.`,
+          { project: own.name, path: own.path, sessionId },
+        );
+    }
   }
 
   /** A finished "Restore: …" task beside the restored task(s), holding the restore's own checkpoint entries. */
@@ -103,6 +133,7 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       const recordedAs = new Map<string, string>();
       const store = checkpointsInFolder(checkpointStore(), f, rootOf(), recordedAs);
       const { files } = await planRestore(f, store, checked);
+      await requireOwnProject(targetTasks(checked, files));
       return { target: checked, files: explainFolderPaths(files, f, recordedAs) };
     },
 
@@ -111,6 +142,7 @@ export function createRollbackApi(project: CurrentProject, checkpoints?: () => P
       const f = project.folder();
       const store = checkpointsInFolder(checkpointStore(), f, rootOf(), new Map());
       const restorePlan = await planRestore(f, store, target);
+      await requireOwnProject(targetTasks(target, restorePlan.files));
       const { applied, failure } = await applyRestore(f, restorePlan, input.files);
       if (applied.length === 0) {
         if (failure) throw failure;

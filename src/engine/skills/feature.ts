@@ -50,7 +50,7 @@ export function createSkillsFeature(log: EventLog, files: MemoryFilesProvider) {
         ...(name === undefined ? {} : { name }),
       });
       const path = skillFilePath(draft.name);
-      const folder = await files();
+      const folder = await files(task.sessionId);
       const exists = folder === null ? null : (await folder.read(path)) !== null;
       return { ...draft, taskId: task.id, path, exists };
     },

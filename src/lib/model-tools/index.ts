@@ -9,7 +9,13 @@ import type { ObjectSchema } from './schema';
 import type { BrainToolHost } from './spec';
 
 export { callBrainTool, brainToolNames, type BrainToolName, type BrainToolResult } from './call';
-export { resumePrompt, resumePromptFrom, type ResumePromptOptions } from './resume-prompt';
+export {
+  maxPlainLineChars,
+  resumePrompt,
+  resumePromptFrom,
+  type ResumePromptAudience,
+  type ResumePromptOptions,
+} from './resume-prompt';
 export type { BrainToolHost } from './spec';
 export type { JsonSchema, ObjectSchema } from './schema';
 

@@ -82,7 +82,7 @@ export const readTools = [
       'holds. Call it first after a restart or a compaction, or when unsure what is next. A read, no write; ' +
       'returns about 300–1,500 tokens.',
     schema: (bound) => object({ sessionId: id('The session to resume.') }, {}, bound),
-    run: (brain, input) => resumePrompt(brain, input['sessionId'] as SessionId),
+    run: (brain, input) => resumePrompt(brain, input['sessionId'] as SessionId, { for: 'brain-tools' }),
   },
   {
     name: 'read_memory',

@@ -1,29 +1,58 @@
 /**
- * `resumePrompt(brain, sessionId)`: the markdown handoff a model reads after a restart or a compaction, built from
- * `brain.resumePoint(sessionId)` alone: goal, where it stopped, the next action, checks done and still to run,
- * files changed, decisions, open blockers and questions, and what the context no longer holds (with how to find
- * it). Lists are bounded; what is left out says how many and how to look it up.
+ * `resumePrompt(brain, sessionId, { for })`: the markdown handoff built from `brain.resumePoint(sessionId)` alone:
+ * goal, where it stopped (what ran last), the next action, checks done and still to run, files changed, decisions,
+ * open blockers and questions, and what the handoff leaves out. Two forms:
+ * - `any-agent` (the default): for pasting into any agent — plain instructions, no tool names, no ids of this
+ *   brain, no bookkeeping of its files; long texts bounded with where the rest is, no line over 400 characters;
+ * - `brain-tools`: for a model that has `brainTools` — names the tools to look things up and the ids they take.
+ * Lists are bounded; what is left out says how many and how to look it up.
  */
 import type { ResumePoint, SessionId } from '../../worker/protocol';
 import { runsDeletedScript } from '../../core/compression/next-action';
+import { boundedList, boundedParagraphs, boundedQuote, quote, wrapLines } from './resume-text';
+
+export type ResumePromptAudience = 'any-agent' | 'brain-tools';
 
 export interface ResumePromptOptions {
   /** Items per list (decisions, files, checks …) before "… and N more". Default 20. */
   readonly maxItems?: number;
+  /** Who reads it: `any-agent` (default) or a model with `brainTools` (`brain-tools`). */
+  readonly for?: ResumePromptAudience;
 }
+
+/** No line of the `any-agent` form is longer. */
+export const maxPlainLineChars = 400;
+const maxGoalChars = 1_500;
+const maxTextChars = 300;
 
 type Section = readonly string[] | null;
 
-const quote = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-function bounded<T>(items: readonly T[], max: number, line: (item: T) => string, more: string): string[] {
-  const shown = items.slice(0, max).map((item) => `- ${line(item)}`);
-  if (items.length > max) shown.push(`- … and ${items.length - max} more (${more})`);
-  return shown;
-}
-
 const section = (title: string, lines: readonly string[]): Section =>
   lines.length === 0 ? null : [`## ${title}`, ...lines];
+
+/** What differs between the two forms: where the rest is found, and whether this brain's ids are shown. */
+interface Voice {
+  readonly tools: boolean;
+  /** Where to find more of a kind ("search_history kinds [\"decision\"]", or the original transcript). */
+  more(kind: string): string;
+  id(label: string, id: number | null): string;
+  /** A command as code: in backticks for any agent, bare in the tools' form (as it always was). */
+  code(command: string): string;
+}
+
+const brainVoice: Voice = {
+  tools: true,
+  more: (kind) => (kind === '' ? 'search_history' : `search_history kinds ["${kind}"]`),
+  id: (label, id) => (id === null ? '' : ` (${label} ${id})`),
+  code: (command) => command,
+};
+
+const plainVoice: Voice = {
+  tools: false,
+  more: () => "in the original agent's transcript",
+  id: () => '',
+  code: (command) => `\`${command}\``,
+};
 
 export async function resumePrompt(
   brain: { resumePoint(sessionId: SessionId): Promise<ResumePoint> },
@@ -36,121 +65,170 @@ export async function resumePrompt(
 /** The same markdown from a resume point already read. */
 export function resumePromptFrom(point: ResumePoint, options: ResumePromptOptions = {}): string {
   const max = options.maxItems ?? 20;
-  const cp = point.checkpoint;
-  const task = point.task ? `, task ${point.task.id} "${quote(point.task.title)}" (${point.task.state})` : '';
-  const head = [
-    `# Resuming session ${point.sessionId}${task}`,
-    '',
-    `**Goal:** ${quote(point.goal || cp.goal) || '(not stated)'}`,
-  ];
-  const stopped: string[] = [];
-  if (cp.lastProgress) {
-    stopped.push(`Last progress: ${quote(cp.lastProgress.text)}`);
-    if (cp.lastProgress.next) stopped.push(`It said it would next: ${quote(cp.lastProgress.next)}`);
-  }
-  if (cp.lastAction) {
-    const a = cp.lastAction;
-    const exit = a.exitCode === null ? '' : ` (exit ${a.exitCode})`;
-    stopped.push(`What ran last: \`${quote(a.command)}\`${exit}${a.summary ? ` — ${quote(a.summary)}` : ''}`);
-  }
-  if (cp.intention?.text)
-    stopped.push(
-      cp.intentionRan
-        ? `Its last words, said before an action that already ran (history, not a step to take): ${quote(cp.intention.text)}`
-        : `Its last stated intention: ${quote(cp.intention.text)}`,
-    );
-  if (cp.latestInstruction)
-    stopped.push(`Latest instruction from the person: ${quote(cp.latestInstruction.text)}`);
-  if (stopped.length === 0) stopped.push('Nothing recorded yet about where it stopped.');
-
-  const action = point.firstUnfinishedAction;
-  const next = [quote(action.text) || '(none)'];
-  if (action.planStepId !== null)
-    next.push(`(plan step ${action.planStepN ?? '?'}, planStepId ${action.planStepId})`);
-  if (action.failing)
-    next.push(
-      `The check "${action.failing.name}" last ${action.failing.result}: ${quote(action.failing.text)}`,
-    );
-
-  const plan = planLines(point, max);
-  return [
-    head,
-    section('Where it stopped', stopped),
-    section('Next action', next),
-    section('Plan', plan),
-    section('Checks', checkLines(point, max)),
+  const voice = options.for === 'brain-tools' ? brainVoice : plainVoice;
+  const text = [
+    headLines(point, voice),
+    section('Where it stopped', stoppedLines(point, voice)),
     section(
-      'Files changed',
-      bounded(
-        point.filesChanged.filter((file) => !file.transient),
-        max,
-        (file) => {
-          const entries =
-            file.checkpointEntryIds.length === 0
-              ? ''
-              : `; checkpoint entries ${file.checkpointEntryIds.join(', ')}`;
-          return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${file.outside ? '; outside the project' : ''})`;
-        },
-        'search_history with the path',
-      ),
+      point.firstUnfinishedAction.kind === 'done' ? 'The run finished' : 'Next action',
+      nextLines(point, voice),
     ),
-    section(
-      'Decisions (keep to them)',
-      bounded(
-        cp.decisions,
-        max,
-        (d) => `${quote(d.text)}${d.why ? ` — because ${quote(d.why)}` : ''} (event ${d.eventId})`,
-        'search_history kinds ["decision"]',
-      ),
-    ),
+    section('Plan', planLines(point, max, voice)),
+    section('Checks', checkLines(point, max, voice)),
+    section('Files changed', fileLines(point, max, voice)),
+    section('Decisions (keep to them)', decisionLines(point, max, voice)),
     section(
       'Open blockers',
-      bounded(
-        cp.openBlockers,
+      boundedList(
+        point.checkpoint.openBlockers,
         max,
-        (b) => `${quote(b.text)} (blockerId ${b.eventId})`,
-        'search_history kinds ["blocker"]',
+        (b) => `${quote(b.text)}${voice.id('blockerId', b.eventId)}`,
+        voice.more('blocker'),
       ),
     ),
     section(
       'Open questions',
-      bounded(
-        cp.openQuestions,
+      boundedList(
+        point.checkpoint.openQuestions,
         max,
-        (q) => `${quote(q.text)} (questionId ${q.eventId})`,
-        'search_history kinds ["question"]',
+        (q) => `${quote(q.text)}${voice.id('questionId', q.eventId)}`,
+        voice.more('question'),
       ),
     ),
-    section('Not in this handoff', droppedLines(point)),
+    section('Not in this handoff', droppedLines(point, voice)),
   ]
     .filter((part): part is readonly string[] => part !== null)
     .map((part) => part.join('\n'))
     .join('\n\n')
     .concat('\n');
+  return voice.tools ? text : wrapLines(text, maxPlainLineChars);
 }
 
-function planLines(point: ResumePoint, max: number): string[] {
+function headLines(point: ResumePoint, voice: Voice): string[] {
+  const cp = point.checkpoint;
+  const goal = point.goal || cp.goal;
+  if (voice.tools) {
+    const task = point.task
+      ? `, task ${point.task.id} "${quote(point.task.title)}" (${point.task.state})`
+      : '';
+    return [`# Resuming session ${point.sessionId}${task}`, '', `**Goal:** ${quote(goal) || '(not stated)'}`];
+  }
+  const title = point.task ? `: ${boundedQuote(point.task.title, 120, 'in the title')}` : '';
+  const full = goalInstruction(point)?.text ?? goal;
+  return [
+    `# Picking up where an agent stopped${title}`,
+    '',
+    'You are continuing work another agent started. Below: its task, where it stopped, what to do next and ' +
+      'what it already checked. Look at the files before acting — they may have changed since.',
+    '',
+    '**Goal:**',
+    '',
+    ...(full.trim() === ''
+      ? ['(not stated)']
+      : boundedParagraphs(
+          full,
+          maxGoalChars,
+          "in the original agent's transcript (its first message)",
+        ).flatMap((p, i) => (i === 0 ? [p] : ['', p]))),
+  ];
+}
+
+/**
+ * The instruction the goal was taken from (the goal is its first line: "Consider the following PR
+ * description:"), so the plain form can give the whole task once instead of its first line.
+ */
+function goalInstruction(point: ResumePoint) {
+  const cp = point.checkpoint;
+  const goal = quote(point.goal || cp.goal);
+  if (goal === '') return null;
+  const all = [...(cp.latestInstruction ? [cp.latestInstruction] : []), ...cp.earlierInstructions];
+  return all.find((i) => quote(i.text).startsWith(goal)) ?? null;
+}
+
+const untagged = (text: string) => text.replace(/<\/?[a-z_][\w-]*>/gi, '');
+
+function stoppedLines(point: ResumePoint, voice: Voice): string[] {
+  const cp = point.checkpoint;
+  const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
+  const out: string[] = [];
+  const last = cp.lastAction;
+  if (last) {
+    const how =
+      last.exitCode !== null
+        ? `exit code ${last.exitCode}`
+        : last.status === 'running'
+          ? 'no result recorded'
+          : last.status;
+    out.push(
+      `What ran last: ${voice.code(t(last.command))} (${how})${last.summary ? ` — ${t(last.summary)}` : ''}`,
+    );
+  }
+  if (cp.lastProgress) {
+    out.push(`Last progress: ${t(cp.lastProgress.text)}`);
+    if (cp.lastProgress.next) out.push(`It said it would next: ${t(cp.lastProgress.next)}`);
+  }
+  if (cp.intention?.text)
+    out.push(
+      cp.intentionRan
+        ? `Its last words, said before an action that already ran (history, not a step to take): ${t(cp.intention.text)}`
+        : `Its last stated intention: ${t(cp.intention.text)}`,
+    );
+  const latest = cp.latestInstruction;
+  if (latest && (voice.tools || goalInstruction(point)?.eventId !== latest.eventId))
+    out.push(`Latest instruction from the person: ${t(voice.tools ? latest.text : untagged(latest.text))}`);
+  if (out.length === 0) out.push('Nothing recorded yet about where it stopped.');
+  return out;
+}
+
+function nextLines(point: ResumePoint, voice: Voice): string[] {
+  const action = point.firstUnfinishedAction;
+  const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
+  const out = [t(action.text) || '(none)'];
+  if (action.kind === 'done')
+    out.push('Nothing is left to do unless the person asks for more: check the result if in doubt.');
+  if (action.kind === 'verify_last_action')
+    out.push(
+      'The last command may not have finished or its result was not recorded: check its effect first.',
+    );
+  if (action.planStepId !== null)
+    out.push(
+      voice.tools
+        ? `(plan step ${action.planStepN ?? '?'}, planStepId ${action.planStepId})`
+        : `(plan step ${action.planStepN ?? '?'})`,
+    );
+  if (action.failing)
+    out.push(
+      `The check ${voice.code(action.failing.name)} last ${action.failing.result}: ${t(action.failing.text)}`,
+    );
+  return out;
+}
+
+function planLines(point: ResumePoint, max: number, voice: Voice): string[] {
+  const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
   if (point.plan) {
     const steps = [...point.plan.steps].sort((a, b) => a.n - b.n);
-    return bounded(
+    return boundedList(
       steps,
       max,
-      (s) => `${s.n}. [${s.state}] ${quote(s.what)} (planStepId ${s.id})`,
-      'read the plan',
+      (s) => `${s.n}. [${s.state}] ${t(s.what)}${voice.id('planStepId', s.id)}`,
+      voice.tools ? 'read the plan' : 'in the plan',
     );
   }
   const items = point.checkpoint.agentPlan?.items ?? [];
   if (items.length === 0)
-    return ['No plan yet: for more than a couple of steps, write one with create_plan.'];
+    return voice.tools ? ['No plan yet: for more than a couple of steps, write one with create_plan.'] : [];
   return [
-    "(The agent's own todo list; no plan was created.)",
-    ...bounded(items, max, (i) => `${i.n}. [${i.state}] ${quote(i.text)}`, 'the todo list'),
+    "(The agent's own todo list.)",
+    ...boundedList(items, max, (i) => `${i.n}. [${i.state}] ${t(i.text)}`, 'the todo list'),
   ];
 }
 
 const scriptGone = (name: string, point: ResumePoint) => runsDeletedScript(name, point.checkpoint.files);
 
-function checkLines(point: ResumePoint, max: number): string[] {
+function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
+  const finished = point.firstUnfinishedAction.kind === 'done';
+  const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
+  const more = voice.more('validation');
   const doneIds = new Set(point.validationsDone.map((v) => v.eventId));
   const holding = point.validationsDone.filter((v) => v.changedSince.length === 0);
   const staled = point.validationsDone.filter((v) => v.changedSince.length > 0 && !scriptGone(v.name, point));
@@ -160,39 +238,69 @@ function checkLines(point: ResumePoint, max: number): string[] {
   const before = open.filter((v) => v.failingBefore);
   const notPassing = open.filter((v) => !v.failingBefore);
   const lines = [
-    ...bounded(
+    ...boundedList(
       holding,
       max,
-      (v) => `passed, nothing changed since — do not run again: ${quote(v.name)}`,
-      'search_history kinds ["validation"]',
+      (v) => `passed, nothing changed since — do not run again: ${voice.code(quote(v.name))}`,
+      more,
     ),
-    ...bounded(
+    ...boundedList(
       staled,
       max,
       (v) =>
-        `passed, but ${v.changedSince.slice(0, 5).join(', ')}${v.changedSince.length > 5 ? ' …' : ''} changed since — run again: ${quote(v.name)}`,
-      'search_history kinds ["validation"]',
+        `passed, but ${v.changedSince.slice(0, 5).join(', ')}${v.changedSince.length > 5 ? ' …' : ''} changed since — run again: ${voice.code(quote(v.name))}`,
+      more,
     ),
-    ...bounded(
+    ...boundedList(
       notPassing,
       max,
       (v) =>
-        `${v.result} (${v.failedRuns} of ${v.runs} runs did not pass) — still to fix and run: ${quote(v.name)}`,
-      'search_history kinds ["validation"]',
+        `${v.result} (${v.failedRuns} of ${v.runs} runs did not pass) — ${finished ? 'not passing when the run ended' : 'still to fix and run'}: ${voice.code(quote(v.name))}`,
+      more,
     ),
-    ...bounded(
+    ...boundedList(
       before,
       max,
       (v) =>
-        `${v.result}, failing before the change too (a run with the changes set aside failed the same way) — not the goal: ${quote(v.name)}${v.text ? ` (${quote(v.text)})` : ''}`,
-      'search_history kinds ["validation"]',
+        `${v.result}, failing before the change too (a run with the changes set aside failed the same way) — not the goal: ${voice.code(quote(v.name))}${v.text ? ` (${t(v.text)})` : ''}`,
+      more,
     ),
   ];
   return lines.length === 0 ? ['No checks recorded yet.'] : lines;
 }
 
-function droppedLines(point: ResumePoint): string[] {
+function fileLines(point: ResumePoint, max: number, voice: Voice): string[] {
+  return boundedList(
+    point.filesChanged.filter((file) => !file.transient),
+    max,
+    (file) => {
+      const entries =
+        !voice.tools || file.checkpointEntryIds.length === 0
+          ? ''
+          : `; checkpoint entries ${file.checkpointEntryIds.join(', ')}`;
+      return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${file.outside ? '; outside the project' : ''})`;
+    },
+    voice.tools ? 'search_history with the path' : 'git status shows every changed file',
+  );
+}
+
+function decisionLines(point: ResumePoint, max: number, voice: Voice): string[] {
+  const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
+  return boundedList(
+    point.checkpoint.decisions,
+    max,
+    (d) => `${t(d.text)}${d.why ? ` — because ${t(d.why)}` : ''}${voice.id('event', d.eventId)}`,
+    voice.more('decision'),
+  );
+}
+
+function droppedLines(point: ResumePoint, voice: Voice): string[] {
   const cp = point.checkpoint;
+  if (!voice.tools)
+    return [
+      `The run had ${cp.eventCount} recorded events; this handoff keeps what is still in force. Superseded ` +
+        "decisions, repeated checks and tool output are left out: they are in the original agent's transcript.",
+    ];
   const lines = [
     `The session has ${cp.eventCount} events; this handoff carries their substance (the checkpoint) and ` +
       `${point.load.tail.length} recent ones. Superseded decisions, resolved blockers, repeated checks, free notes ` +

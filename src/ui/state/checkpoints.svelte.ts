@@ -36,6 +36,8 @@ export interface TaskCheckpoints {
 export class CheckpointsState extends ViewState {
   sessions = $state.raw<readonly Session[]>([]);
   session = $state.raw<Session | null>(null);
+  /** Every task of the session has ended (done, failed, superseded): its story is told in the past tense. */
+  sessionEnded = $state(false);
   tasks = $state.raw<readonly TaskCheckpoints[]>([]);
   task = $state.raw<TaskCheckpoints | null>(null);
   entry = $state.raw<CheckpointEntry | null>(null);
@@ -134,6 +136,8 @@ export class CheckpointsState extends ViewState {
     if (want !== this.#want) return;
     this.sessions = sessions;
     this.session = session;
+    this.sessionEnded =
+      tasks.length > 0 && tasks.every((t) => t.state !== 'running' && t.state !== 'waiting_user');
     this.tasks = withEntries;
     this.task = task;
     this.entry = entry;

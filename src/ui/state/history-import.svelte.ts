@@ -11,6 +11,7 @@ import {
   type ImportProgress,
   type ImportTranscriptResult,
   type SessionId,
+  type SessionProject,
 } from '../../lib/index';
 import { withPointerLine } from '../handoff-pointer';
 import type { BrainState } from './brain.svelte';
@@ -101,25 +102,44 @@ export class HistoryImportState {
     return resumePrompt(this.#brain(), sessionId);
   }
 
+  /** The folder the session's agent worked in, or null when its history does not say. */
+  sessionProject(sessionId: SessionId): Promise<SessionProject | null> {
+    return this.#brain().sessionProject(sessionId);
+  }
+
+  /** The person said the open folder is the session's project (`confirmSessionProject`). */
+  confirmProject(sessionId: SessionId): Promise<SessionProject> {
+    return this.#brain().confirmSessionProject(sessionId);
+  }
+
   /**
-   * Writes the handoff into the open project; `pointer` (the person ticked the box): also a line in AGENTS.md (or
-   * CLAUDE.md if only it exists). Says what was written; a pointer that fails (a concurrent edit: `Conflict`) is
-   * said, and the handoff stays written.
+   * Writes the handoff into `folder`, the open project the person confirmed by name; `pointer` (the person ticked
+   * the box): also a line in AGENTS.md (or CLAUDE.md if only it exists). Refused, nothing written, when the open
+   * project is not `folder` any more, or is not the session's own project (its agent worked in another folder):
+   * never the open project in its place. Says what was written; a pointer that fails (a concurrent edit:
+   * `Conflict`) is said, and the handoff stays written.
    */
-  async writeHandoff(sessionId: SessionId, pointer: boolean): Promise<string> {
+  async writeHandoff(sessionId: SessionId, pointer: boolean, folder: string): Promise<string> {
     const brain = this.#brain();
+    const [open, own] = await Promise.all([brain.projectInfo(), brain.sessionProject(sessionId)]);
+    if (open?.name !== folder) throw new Error(`Nothing written: the open project is no longer "${folder}".`);
+    if (own && !own.open)
+      throw new Error(
+        `Nothing written: this session's project is "${own.name}" (the agent worked in ${own.path}), not "${folder}".`,
+      );
     const text = await this.resumePrompt(sessionId);
     const current = await brain.readAgentFile(handoffPath).catch((error: unknown) => {
       if (isBrainError(error, 'NotFound')) return null;
       throw error;
     });
     await brain.writeAgentFile(handoffPath, text, { expectedVersion: current?.version ?? null });
-    if (!pointer) return `Written: ${handoffPath}.`;
+    const written = `Written into ${folder}: ${handoffPath}`;
+    if (!pointer) return `${written}.`;
     try {
       const { path, added } = await this.#writePointer(brain);
-      return `Written: ${handoffPath}; ${added ? 'pointer line added to' : 'the pointer line was already in'} ${path}.`;
+      return `${written}; ${added ? 'pointer line added to' : 'the pointer line was already in'} ${path}.`;
     } catch (error) {
-      return `Written: ${handoffPath}. The pointer line was not written: ${this.#source.fail(error)}`;
+      return `${written}. The pointer line was not written: ${this.#source.fail(error)}`;
     }
   }
 

@@ -9,6 +9,7 @@ import {
   type ProgressEntry,
   type ResumePoint,
   type Session,
+  type SessionProject,
   type SessionEvent,
   type SessionId,
 } from '../../lib/index';
@@ -78,7 +79,12 @@ export class PlanState extends ViewState {
   /** Newest first. */
   log = $state.raw<readonly SessionEvent[]>([]);
   budget = $state.raw<ContextBudget | null>(null);
-  /** The open project's PLAN.md / PROGRESS.md (null: no project open, or no such file). */
+  /** The folder the session's agent worked in (null: its history does not say, or no session). */
+  ownProject = $state.raw<SessionProject | null>(null);
+  /**
+   * The open project's PLAN.md / PROGRESS.md (null: no project open, no such file, or the open project is not
+   * the session's own: an imported session never shows another project's plan).
+   */
   projectPlan = $state.raw<ProjectPlanFile | null>(null);
   projectProgress = $state.raw<ProjectProgressFile | null>(null);
   lastCompression = $state.raw<CompressionResult | null>(null);
@@ -126,8 +132,10 @@ export class PlanState extends ViewState {
           brain.activeCheckpoint(session.id),
         ])
       : [null, [], null];
-    const [projectPlan, projectProgress] = await this.#projectFiles(brain);
+    const own = session ? await brain.sessionProject(session.id) : null;
+    const [projectPlan, projectProgress] = own && !own.open ? [null, null] : await this.#projectFiles(brain);
     if (want !== this.#want) return;
+    this.ownProject = own;
     this.projectPlan = projectPlan;
     this.projectProgress = projectProgress;
     this.sessions = sessions;

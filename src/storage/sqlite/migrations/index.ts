@@ -10,6 +10,7 @@ import toolContext from './009-tool-context';
 import imports from './010-imports';
 import stepIndexPending from './011-step-index-pending';
 import patchCheckpoints from './012-patch-checkpoints';
+import projectFolders from './013-project-folders';
 
 export interface Migration {
   readonly id: number;
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   { id: 10, name: 'imports', sql: imports },
   { id: 11, name: 'step-index-pending', sql: stepIndexPending },
   { id: 12, name: 'patch-checkpoints', sql: patchCheckpoints },
+  { id: 13, name: 'project-folders', sql: projectFolders },
 ];

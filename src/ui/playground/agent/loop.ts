@@ -63,7 +63,7 @@ export async function runLoop(options: LoopOptions): Promise<string> {
     listFiles: () => workspace.list(),
   });
   const first = options.resume
-    ? `${await resumePrompt(brain, run.sessionId)}\nYou were restarted: continue from this handoff.`
+    ? `${await resumePrompt(brain, run.sessionId, { for: 'brain-tools' })}\nYou were restarted: continue from this handoff.`
     : goal;
   onEntry({ kind: 'context', text: first });
   const messages: ChatMessage[] = [
