@@ -304,6 +304,36 @@ describe('write coalescing on OPFS', () => {
     expect(outcomes).toHaveLength(5);
   });
 
+  it('a commit refused over a full quota keeps what earlier commits wrote: every page reads, then and after', async () => {
+    // A WAL commit is padded to a sector boundary with copies of its commit frame; the part past the boundary is
+    // written after the commit's sync, so it waits in the buffer until the next transaction's sync. When that sync
+    // failed, the layer dropped the whole buffer with it: the wal-index named a frame the file lacked — the page
+    // read as "disk I/O error" until a reload, then as zeros in agent.db (issue 29).
+    const session = cdp();
+    const origin = location.origin;
+    const db = await openDb();
+    await db.api.exec(SCHEMA);
+    for (let t = 0; t < 4; t++) expect(await db.api.insertBlobs(t * 5, 5, 20_000)).toBeNull();
+    const usage = (await navigator.storage.estimate()).usage ?? 0;
+    await session.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage });
+    try {
+      expect((await db.api.insertBlobs(100, 1, 100))?.code).toBe('QuotaExceeded');
+      // Pages read from the log again, not from SQLite's cache.
+      await db.api.exec('PRAGMA cache_size = 2');
+      expect(await db.api.verifyBlobs()).toEqual({ rows: 20, wrong: [] });
+      expect(await db.api.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    } finally {
+      await session.send('Storage.overrideQuotaForOrigin', { origin });
+    }
+    expect(await db.api.insertBlobs(200, 3, 1000)).toBeNull();
+    await db.api.close();
+    db.worker.terminate();
+    const again = await reopen(db.name);
+    expect(await again.api.verifyBlobs()).toEqual({ rows: 23, wrong: [] });
+    expect(await again.api.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    await again.api.close();
+  });
+
   it('a full quota raises QuotaExceeded at the flush and leaves nothing half-written', async () => {
     const session = cdp();
     const origin = location.origin;

@@ -70,4 +70,41 @@ describe('WriteBuffer (pending writes of one file)', () => {
     expect(buffer.bytes).toBe(offset);
     expect(buffer.end).toBe(offset);
   });
+
+  it('truncate forgets what is buffered at and past the cut, and keeps what is before it', () => {
+    const buffer = new WriteBuffer();
+    buffer.write(0, new Uint8Array(100).fill(1));
+    buffer.write(200, new Uint8Array(100).fill(2));
+    buffer.write(400, new Uint8Array(100).fill(3));
+    buffer.truncate(250);
+    expect(buffer.extents.map((e) => [e.start, e.length])).toEqual([
+      [0, 100],
+      [200, 50],
+    ]);
+    expect(buffer.bytes).toBe(150);
+    expect(buffer.end).toBe(250);
+    buffer.truncate(200);
+    expect(buffer.extents.map((e) => [e.start, e.length])).toEqual([[0, 100]]);
+    buffer.truncate(0);
+    expect(buffer.isEmpty).toBe(true);
+    expect(buffer.bytes).toBe(0);
+    // A write after a cut extent grows it from its new end, not its old capacity.
+    buffer.write(0, new Uint8Array(100).fill(4));
+    buffer.truncate(50);
+    buffer.write(50, new Uint8Array(10).fill(5));
+    const target = new Uint8Array(70).fill(0xee);
+    buffer.overlay(0, target);
+    expect([target[49], target[50], target[59], target[60]]).toEqual([4, 5, 5, 0xee]);
+  });
+
+  it('restore puts drained extents back as they were (a flush that could not write them)', () => {
+    const buffer = new WriteBuffer();
+    buffer.write(0, new Uint8Array(10).fill(1));
+    buffer.write(100, new Uint8Array(10).fill(2));
+    const drained = buffer.drain();
+    buffer.restore(drained.slice(1));
+    expect(buffer.extents.map((e) => [e.start, e.length])).toEqual([[100, 10]]);
+    expect(buffer.bytes).toBe(10);
+    expect(() => buffer.restore(drained.slice(0, 1))).toThrow(/not empty/);
+  });
 });

@@ -24,9 +24,14 @@ import { writeAllSync } from './sync-write';
  * size see buffered writes (a WAL frame read back before its commit is synced, a spilled page), so the connection
  * itself never notices. A write that fails when the buffer is flushed (a full quota) is reported by the call that
  * flushed (the sync, usually the commit) as SQLITE_IOERR_WRITE with the VFS's `lastError` set, exactly as a direct
- * write would be; the rest of that file's buffer is dropped (SQLite treats the failed sync as a failed commit: in
- * WAL mode the frames after the last commit frame never count, in DELETE mode it rolls back from the synced
- * journal).
+ * write would be, and what was not written **stays buffered**, to go out at the next flush: SQLite was told those
+ * writes succeeded, and not all of them belong to the transaction that failed. A WAL commit that does not end on a
+ * sector boundary is padded with copies of its commit frame, and the part of the copy past the boundary is written
+ * after the commit's sync — it waits here, and the next transaction's sync flushes it. Dropped with the failed
+ * transaction's frames, it left a frame the wal-index names but the file lacks: every read of that page failed
+ * ("disk I/O error") until a reload, and the next write over it made it zeros, a wrong page in agent.db at the next
+ * WAL checkpoint. Kept, a failed transaction's own frames are harmless: past the last commit frame they never count
+ * (SQLite overwrites them, and at recovery their checksums do not chain).
  */
 
 /** The facade methods this layer wraps (OPFSCoopSyncVFS implements them; the package ships no types). */
@@ -182,6 +187,30 @@ export class WriteBuffer {
     this.bytes = 0;
     return out;
   }
+
+  /**
+   * Puts back extents `drain()` took that could not be written (a failed flush), in file order, into the empty
+   * buffer they were drained from: they are still the file's bytes as SQLite wrote them.
+   */
+  restore(extents: readonly Extent[]): void {
+    if (!this.isEmpty) throw new Error('WriteBuffer.restore: the buffer is not empty');
+    for (const e of extents) {
+      this.extents.push(e);
+      this.bytes += e.length;
+    }
+  }
+
+  /** Forgets every buffered byte at or past `size` (the file is cut there). */
+  truncate(size: number): void {
+    const i = this.firstReaching(size);
+    const e = this.extents[i];
+    if (e && e.start < size) {
+      this.bytes -= e.start + e.length - size;
+      e.length = size - e.start;
+    }
+    const cut = e && e.start < size ? i + 1 : i;
+    for (const removed of this.extents.splice(cut)) this.bytes -= removed.length;
+  }
 }
 
 interface BufferedFile {
@@ -267,6 +296,13 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     file.readAhead?.clear();
     const extents = file.buffer.drain();
     const runs: Iterator<Extent> = file.wal ? joinWalRuns(fileId, file, extents) : extents.values();
+    // Runs are consecutive groups of extents in file order: every extent starting at or past the end of the last
+    // run written is still unwritten.
+    let written = 0;
+    const keepUnwritten = (rc: number) => {
+      file.buffer.restore(extents.filter((e) => e.start >= written));
+      return rc;
+    };
     for (;;) {
       let extent: Extent | undefined;
       try {
@@ -274,15 +310,14 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
         extent = runs.next().value;
       } catch (error) {
         target.lastError = error;
-        return SQLite.SQLITE_IOERR_WRITE;
+        return keepUnwritten(SQLite.SQLITE_IOERR_WRITE);
       }
       if (!extent) break;
       stats.flushedWrites++;
       const rc = writeRun(fileId, extent.bytes.subarray(0, extent.length), extent.start);
-      // lastError is set (e.g. QuotaExceededError). The rest is dropped: SQLite treats the failed sync as a
-      // failed commit (WAL frames past the last synced commit frame never count; a rollback journal was synced
-      // before any database write).
-      if (rc !== SQLite.SQLITE_OK) return rc;
+      // lastError is set (e.g. QuotaExceededError). What is left stays buffered (see the top of this file).
+      if (rc !== SQLite.SQLITE_OK) return keepUnwritten(rc);
+      written = extent.start + extent.length;
     }
     return SQLite.SQLITE_OK;
   }
@@ -439,7 +474,9 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     },
 
     jTruncate(fileId, size) {
-      // Flushes every file first, so a truncate never lands before a write issued earlier.
+      // What is buffered past the cut is cut with it. Then every file is flushed, so a truncate never lands before
+      // a write issued earlier.
+      files.get(fileId)?.buffer.truncate(size);
       const rc = flushAll();
       if (rc !== SQLite.SQLITE_OK) return rc;
       files.get(fileId)?.readAhead?.clear();
