@@ -24,14 +24,14 @@ import { writeAllSync } from './sync-write';
  * size see buffered writes (a WAL frame read back before its commit is synced, a spilled page), so the connection
  * itself never notices. A write that fails when the buffer is flushed (a full quota) is reported by the call that
  * flushed (the sync, usually the commit) as SQLITE_IOERR_WRITE with the VFS's `lastError` set, exactly as a direct
- * write would be, and what was not written **stays buffered**, to go out at the next flush: SQLite was told those
- * writes succeeded, and not all of them belong to the transaction that failed. A WAL commit that does not end on a
- * sector boundary is padded with copies of its commit frame, and the part of the copy past the boundary is written
- * after the commit's sync — it waits here, and the next transaction's sync flushes it. Dropped with the failed
- * transaction's frames, it left a frame the wal-index names but the file lacks: every read of that page failed
- * ("disk I/O error") until a reload, and the next write over it made it zeros, a wrong page in agent.db at the next
- * WAL checkpoint. Kept, a failed transaction's own frames are harmless: past the last commit frame they never count
- * (SQLite overwrites them, and at recovery their checksums do not chain).
+ * write would be, and what was not written **stays buffered** (a rollback journal's aside, see `flush`), to go out
+ * at the next flush: SQLite was told those writes succeeded, and not all of them belong to the transaction that
+ * failed. A WAL commit that does not end on a sector boundary is padded with copies of its commit frame, and the
+ * part of the copy past the boundary is written after the commit's sync — it waits here, and the next transaction's
+ * sync flushes it. Dropped with the failed transaction's frames, it left a frame the wal-index names but the file
+ * lacks: every read of that page failed ("disk I/O error") until a reload, and the next write over it made it zeros,
+ * a wrong page in agent.db at the next WAL checkpoint. Kept, a failed transaction's own frames are harmless: past
+ * the last commit frame they never count (SQLite overwrites them, and at recovery their checksums do not chain).
  */
 
 /** The facade methods this layer wraps (OPFSCoopSyncVFS implements them; the package ships no types). */
@@ -220,6 +220,8 @@ interface BufferedFile {
   readAhead: ReadAhead | null;
   /** A write-ahead log (its flushes join close extents: `joinWalRuns`). */
   wal: boolean;
+  /** A rollback journal: what a failed flush could not write is dropped, not kept (see `flush`). */
+  journal: boolean;
   /** The WAL's array joined runs are built in (WAL_RUN_BYTES, made at the first join). */
   scratch?: Uint8Array;
 }
@@ -297,10 +299,13 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
     const extents = file.buffer.drain();
     const runs: Iterator<Extent> = file.wal ? joinWalRuns(fileId, file, extents) : extents.values();
     // Runs are consecutive groups of extents in file order: every extent starting at or past the end of the last
-    // run written is still unwritten.
+    // run written is still unwritten. It stays buffered (see the top of this file) — except a rollback journal's:
+    // SQLite never needs a journal's unsynced records (they cover pages not yet written to the database), and after
+    // a failure with exclusive locking it syncs the journal before anything else (to play it back), which bytes
+    // kept here would make fail for as long as the quota is full: every read of the brain with it.
     let written = 0;
     const keepUnwritten = (rc: number) => {
-      file.buffer.restore(extents.filter((e) => e.start >= written));
+      if (!file.journal) file.buffer.restore(extents.filter((e) => e.start >= written));
       return rc;
     };
     for (;;) {
@@ -400,6 +405,7 @@ export function coalesceWrites(vfs: object, options: CoalescingOptions = {}): Co
           buffer: new WriteBuffer(),
           readAhead: flags & SQLite.SQLITE_OPEN_WAL && walReadAhead ? new ReadAhead(walReadAhead) : null,
           wal: (flags & SQLite.SQLITE_OPEN_WAL) !== 0,
+          journal: (flags & SQLite.SQLITE_OPEN_MAIN_JOURNAL) !== 0,
         });
       }
       return rc;

@@ -173,7 +173,10 @@ export function createWaSqliteDriver(
 
   async function execute(sql: string, params: SqlParams, collect: boolean, limit = Infinity): Promise<Row[]> {
     if (closed) throw new BrainError('Closed', 'The database is closed.');
-    const { stmt, columns } = await prepare(sql);
+    // Preparing reads the schema (I/O that can fail like any other): its errors are translated too.
+    const { stmt, columns } = await prepare(sql).catch((error: unknown) => {
+      throw translateSqliteError(error, sql, explainIo);
+    });
     const rows: Row[] = [];
     try {
       api.clear_bindings(stmt);
