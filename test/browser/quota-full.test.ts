@@ -286,6 +286,32 @@ describe('a full disk never poisons the brain', () => {
     });
   }
 
+  it('.agent file writes: 8 MiB with 1 MiB of room is QuotaExceeded every time, never Busy; the file stays whole', async () => {
+    const seed = await seeded(1, 1024);
+    await seed.brain.openProject({ kind: 'opfs', name: unique('project'), create: true });
+    await seed.brain.createAgentFolder();
+    const path = '.agent/MEMORY.md';
+    const original = await seed.brain.readAgentFile(path);
+    const big = `# Memory\n\n${noise(7, 8 * MiB)}\n`;
+    await fillQuota(1 * MiB);
+    const codes: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const outcome = await seed.brain.writeAgentFile(path, big, { expectedVersion: original.version }).then(
+        () => 'written',
+        (error: { code?: string }) => error.code ?? 'none',
+      );
+      codes.push(outcome);
+    }
+    expect(new Set(codes)).toEqual(new Set(['QuotaExceeded']));
+    expect((await seed.brain.readAgentFile(path)).text).toBe(original.text);
+    await expectAnswering(seed.brain, seed);
+    await makeRoom();
+    // Control: with room the same write goes through.
+    await seed.brain.writeAgentFile(path, big, { expectedVersion: original.version });
+    expect((await seed.brain.readAgentFile(path)).text).toBe(big);
+    await expectWritesAgainAndWholeOnDisk(seed);
+  });
+
   it('the archive: an export whose WAL checkpoint does not fit and an import that does not fit are QuotaExceeded; with room both work', async () => {
     const seed = await seeded(1, 1024);
     await seed.brain.openProject({ kind: 'opfs', name: unique('project'), create: true });

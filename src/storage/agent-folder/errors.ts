@@ -63,24 +63,40 @@ export function translateFsError(error: unknown, path: string, doing: string): B
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * A failed write, translated. Chromium sometimes rejects a write over a full quota with `AbortError` (the swap
- * file's close is aborted) rather than `QuotaExceededError`; read as "interrupted, retry" that would be a retry that
- * can never succeed. So an abort is checked against the storage estimate: with no room for these bytes, it is
- * `QuotaExceeded`.
+ * A failed write, translated. Chromium sometimes rejects a write over a full quota with `AbortError` rather than
+ * `QuotaExceededError` — "Failed to write data to data pipe" from `write()` (the browser side gave up on the quota
+ * before the page finished sending), or the swap file's `close()` aborted — and read as "interrupted, retry" that
+ * would be a retry that can never succeed. So an abort is checked: against the storage estimate, and (an estimate
+ * can miss the limit that refused the write) by asking for the room itself — a swap file of `bytes` for `handle`,
+ * made by `truncate` (nothing is written into it) and thrown away. Refused for want of room, it is `QuotaExceeded`.
  */
 export async function translateWriteFailure(
   error: unknown,
   path: string,
   doing: string,
   bytes: number,
+  handle?: FileSystemFileHandle,
 ): Promise<BrainError> {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
-  if (name === 'AbortError' || name === 'InvalidStateError') {
-    const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
-    const free = estimate?.quota !== undefined ? estimate.quota - (estimate.usage ?? 0) : null;
-    if (free !== null && free < bytes + 1024 * 1024) {
-      return translateFsError(new DOMException('quota', 'QuotaExceededError'), path, doing);
-    }
+  if ((name === 'AbortError' || name === 'InvalidStateError') && (await noRoomFor(bytes, handle))) {
+    return translateFsError(new DOMException('quota', 'QuotaExceededError'), path, doing);
   }
   return translateFsError(error, path, doing);
+}
+
+async function noRoomFor(bytes: number, handle: FileSystemFileHandle | undefined): Promise<boolean> {
+  const estimate = await globalThis.navigator?.storage?.estimate?.().catch(() => null);
+  const free = estimate?.quota !== undefined ? estimate.quota - (estimate.usage ?? 0) : null;
+  if (free !== null && free < bytes + 1024 * 1024) return true;
+  if (!handle) return false;
+  let probe: FileSystemWritableFileStream | undefined;
+  try {
+    probe = await handle.createWritable({ keepExistingData: false });
+    await probe.truncate(bytes);
+    return false;
+  } catch (probeError) {
+    return probeError instanceof DOMException && probeError.name === 'QuotaExceededError';
+  } finally {
+    await probe?.abort().catch(() => undefined);
+  }
 }

@@ -278,8 +278,10 @@ export function createHandleFolder(
         await stream.close();
       } catch (error) {
         await stream.abort().catch(() => undefined);
+        // Translated first: an abort is told from a full quota by asking for the room through this handle.
+        const translated = await translateWriteFailure(error, path, 'writing', bytes.byteLength, handle);
         if (before === null) await dir.removeEntry(baseName(path)).catch(() => undefined);
-        throw await translateWriteFailure(error, path, 'writing', bytes.byteLength);
+        throw translated;
       }
       const after = await fileAt(path);
       if (!after)
@@ -314,7 +316,13 @@ export function createHandleFolder(
         await stream.close();
       } catch (error) {
         await stream.abort().catch(() => undefined);
-        throw await translateWriteFailure(error, path, 'appending to', bytes.byteLength);
+        throw await translateWriteFailure(
+          error,
+          path,
+          'appending to',
+          before.size + bytes.byteLength,
+          handle,
+        );
       }
       const after = await fileAt(path);
       if (!after) throw new BrainError('Internal', `"${path}" vanished right after an append.`, { path });
