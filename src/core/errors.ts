@@ -34,6 +34,11 @@ export const errorCodes = [
   'BodiesUnknown',
   /** A patch checkpoint does not fit the file as it is now (the message names the hunk and the file). */
   'PatchDoesNotApply',
+  /**
+   * The brain's worker could not start: its file could not be loaded, it threw while starting, or it did not answer
+   * in time (`details.stage`, `details.url`). A build or serving problem, not a bug of the engine.
+   */
+  'WorkerUnavailable',
   'Internal',
 ] as const;
 

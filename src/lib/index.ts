@@ -47,7 +47,7 @@ export interface OpenBrainOptions {
   readonly closeOnPageHide?: boolean;
   /**
    * How long the worker may take to answer its first message (default `defaultStartTimeoutMs`, 8 s). A worker
-   * that cannot be loaded, throws while starting or stays silent rejects with `Internal`, naming its URL.
+   * that cannot be loaded, throws while starting or stays silent rejects with `WorkerUnavailable`, naming its URL.
    */
   readonly startTimeoutMs?: number;
 }

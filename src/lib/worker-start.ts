@@ -3,7 +3,8 @@
  * every bundler understands, `new Worker(new URL('…', import.meta.url), { type: 'module' })`: the app build (and
  * a consumer's bundler, from the package's `brain.worker.js`) emits it as a file next to the module. A worker
  * that cannot be fetched (a 404, an HTML fallback page), throws while it starts, or does not answer within a
- * bound rejects with a typed `BrainError` (code `Internal`, `details.stage` and `details.url`) naming its URL.
+ * bound rejects with a typed `BrainError` (code `WorkerUnavailable`, `details.stage` and `details.url`) naming its
+ * URL.
  */
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
@@ -53,7 +54,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 function startError(stage: WorkerStartStage, url: string, what: string): BrainError {
   const where = url === '' ? "agent-brain's worker" : `agent-brain's worker ${url}`;
   return new BrainError(
-    'Internal',
+    'WorkerUnavailable',
     `${where} ${what}. Check that the file is served with the app as JavaScript (a bundler emits it next to the ` +
       `package's module: new Worker(new URL('./brain.worker.js', import.meta.url), { type: 'module' })).`,
     { stage, url },

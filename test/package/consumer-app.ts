@@ -32,9 +32,9 @@ export const consumerFiles: Readonly<Record<string, string>> = {
         types: [],
         strict: true,
         noEmit: true,
-        // As create-vite's templates have it. With false, tsc also checks the package's internal declarations,
-        // and one (core/formats/yaml-values) names the `yaml` package, which is bundled, not a dependency.
-        skipLibCheck: true,
+        // Stricter than create-vite's templates (true): tsc checks every declaration the package publishes, so one
+        // naming a package the consumer does not have (a devDependency such as `yaml`) fails here.
+        skipLibCheck: false,
         isolatedModules: true,
         verbatimModuleSyntax: true,
       },

@@ -59,6 +59,32 @@ async function result(page: Page): Promise<Record<string, unknown>> {
   >;
 }
 
+test('the published types import only the package and its dependencies', () => {
+  // What `skipLibCheck: false` in the app's tsconfig makes tsc check (beforeAll); said here by name.
+  const installed = path.join(app.dir, 'node_modules/agent-brain');
+  const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const allowed = new Set(Object.keys(manifest.dependencies ?? {}));
+  const types = path.join(installed, 'dist-lib/types');
+  const imported = new Map<string, string>();
+  for (const file of fs.readdirSync(types, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.d.ts')) continue;
+    const text = fs.readFileSync(path.join(types, file), 'utf8');
+    for (const match of text.matchAll(
+      /(?:\bfrom\s*|\bimport\s*\(\s*|reference types=)["']([^"'.][^"']*)["']/g,
+    )) {
+      const name = match[1]!.startsWith('@')
+        ? match[1]!.split('/').slice(0, 2).join('/')
+        : match[1]!.split('/')[0]!;
+      imported.set(name, file);
+    }
+  }
+  expect(imported.size).toBeGreaterThan(0); // control: the scan sees the imports there are (comlink)
+  const foreign = [...imported].filter(([name]) => !allowed.has(name));
+  expect(foreign, 'declarations importing a package that is not a dependency').toEqual([]);
+});
+
 test('the build ships the worker and the wasm as files, not inlined', () => {
   const files = builtFiles(app.dist);
   const workers = files.filter((f) => /brain\.worker-[\w-]+\.js$/.test(f));
@@ -116,7 +142,7 @@ const failures = [
 ] as const;
 
 for (const failure of failures) {
-  test(`a worker ${failure.name}: openBrain() rejects with a typed error naming its URL`, async ({
+  test(`a worker ${failure.name}: openBrain() rejects with WorkerUnavailable naming its URL`, async ({
     page,
   }) => {
     const url = await served(variantOf(app, failure.name.replace(/\W+/g, '-'), failure.worker));
@@ -130,7 +156,7 @@ for (const failure of failures) {
     expect(failed, JSON.stringify(failed)).toMatchObject({
       ok: false,
       brainError: true,
-      code: 'Internal',
+      code: 'WorkerUnavailable',
       details: { stage: failure.stage },
     });
     const details = failed['details'] as { url: string };

@@ -15,6 +15,12 @@ export type FrontMatterValue =
  */
 const yamlOptions = { stringKeys: true, resolveKnownTags: false, prettyErrors: false } as const;
 
+/**
+ * A parsed document and what YAML said about it. `@internal`, like `readYaml`: its types name the `yaml` package, a
+ * devDependency bundled into the worker, so they are kept out of the published declarations (`stripInternal` in
+ * src/lib/tsconfig.build.json) — a consumer's `tsc` would look for `yaml` and not find it.
+ * @internal
+ */
 export interface YamlRead {
   readonly doc: ReturnType<typeof parseDocument>;
   readonly errors: readonly YAMLError[];
@@ -23,6 +29,7 @@ export interface YamlRead {
   readonly lineAt: (offset: number) => number;
 }
 
+/** @internal */
 export function readYaml(source: string): YamlRead {
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { ...yamlOptions, lineCounter });
