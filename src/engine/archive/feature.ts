@@ -6,7 +6,7 @@
  * the files are put back and the old database reinstalled. If the tab dies after the commit, the staged files are
  * written when that project is next opened (`applyPendingFiles`). So the brain is always the old one or the new.
  */
-import { BrainError } from '../../core/errors';
+import { BrainError, isBrainError } from '../../core/errors';
 import { agentDir } from '../../core/paths';
 import {
   packBrainArchive,
@@ -14,13 +14,16 @@ import {
   maxArchiveBytes,
   type ArchiveFile,
 } from '../../storage/archive/brain-archive';
-import { readArchiveManifest } from '../../storage/archive/manifest';
+import {
+  archivedFileTooLarge,
+  maxArchivedFileBytes,
+  readArchiveManifest,
+} from '../../storage/archive/manifest';
 import type { AgentFolder } from '../../storage/agent-folder/folder';
 import { requireProjectName } from '../../storage/agent-folder/opfs-projects';
 import type { Database } from '../../storage/sqlite/database';
 import { migrations } from '../../storage/sqlite/migrations/index';
 import type { EngineContext } from '../context';
-import { maxWriteBytes } from '../project/validate';
 import type { ArchiveApi, ArchiveProgressListener, BrainArchiveImportOptions } from '../../core/api/archive';
 
 export interface ArchiveFeatureDeps {
@@ -32,8 +35,8 @@ export interface ArchiveFeatureDeps {
 }
 
 const knownSchemaVersion = Math.max(...migrations.map((m) => m.id));
-/** An archive's `.agent` file is held to what one write may put in a project: the import writes it in one. */
-const unpackOptions = { knownSchemaVersion, maxFileBytes: maxWriteBytes };
+/** An archive's `.agent` file is held to `maxArchivedFileBytes` (manifest.ts), the bound the export keeps to. */
+const unpackOptions = { knownSchemaVersion };
 
 async function agentFiles(folder: AgentFolder): Promise<string[]> {
   if ((await folder.kindOf(agentDir)) !== 'directory') return [];
@@ -76,10 +79,21 @@ export function createArchiveFeature(ctx: EngineContext, deps: ArchiveFeatureDep
       const database = await deps.database.exportBytes();
       const folder = deps.currentFolder();
       const paths = folder ? await agentFiles(folder) : [];
+      // A file the import would refuse is refused here, before anything is read: what the brain writes it accepts.
+      for (const path of paths) {
+        const size = (await folder!.stat(path))?.size ?? 0;
+        if (size > maxArchivedFileBytes) throw archivedFileTooLarge(path, size);
+      }
       const files: ArchiveFile[] = [];
       for (const [index, path] of paths.entries()) {
         report(onProgress, { phase: 'files', done: index, total: paths.length });
-        files.push({ path, bytes: (await folder!.read(path, { maxBytes: maxArchiveBytes })).bytes });
+        const read = await folder!.read(path, { maxBytes: maxArchivedFileBytes }).catch((error: unknown) => {
+          // It grew past the bound since the check above.
+          if (isBrainError(error, 'TooLarge'))
+            throw archivedFileTooLarge(path, Number(error.details?.['size']));
+          throw error;
+        });
+        files.push({ path, bytes: read.bytes });
       }
       report(onProgress, { phase: 'packing', done: 0, total: 0 });
       const zip = await packBrainArchive({

@@ -11,11 +11,13 @@ import { agentDir } from '../../core/paths';
 import { sha256, toHex } from '../blobs/sha256';
 import {
   agentPath,
+  archivedFileTooLarge,
   archiveFormat,
   archiveVersion,
   corruptArchive,
   damagedZip,
   manifestEntry,
+  maxArchivedFileBytes,
   readArchiveManifest,
   type ArchiveManifest,
 } from './manifest';
@@ -30,8 +32,6 @@ const PROJECT_PREFIX = 'project/';
  * anything is inflated (a zip bomb, or not ours). Refusing costs at most this plus one inflate slice.
  */
 export const maxArchiveBytes = 1024 * 1024 * 1024;
-/** The most one `.agent` file may declare, unless the caller says (the engine passes its one-write limit). */
-export const defaultMaxFileBytes = 64 * 1024 * 1024;
 
 export interface ArchiveFile {
   /** A project path under `.agent/`, e.g. `.agent/MEMORY.md`. */
@@ -55,6 +55,7 @@ export async function packBrainArchive(input: {
   const entries: Record<string, Uint8Array> = {};
   for (const file of input.files) {
     const path = agentPath(file.path);
+    if (file.bytes.byteLength > maxArchivedFileBytes) throw archivedFileTooLarge(path, file.bytes.byteLength);
     files.push({ path, bytes: file.bytes.byteLength, sha256: toHex(await sha256(file.bytes)) });
     entries[PROJECT_PREFIX + path] = file.bytes;
   }
@@ -170,7 +171,7 @@ async function readVerified(
  * Validates and unpacks; throws CorruptArchive, PathEscapes, NewerSchema or TooLarge. Touches nothing. Every
  * refusal that the zip's directory can give comes before anything but the manifest is inflated: names (each
  * once, each listed), declared sizes (agent.db and the total at most `maxArchiveBytes`, an `.agent` file at most
- * `maxFileBytes`, each the manifest's). Then entries are inflated one at a time, agent.db first, each stopping at
+ * `maxFileBytes` — by default `maxArchivedFileBytes`, the bound the export keeps to — each the manifest's). Then entries are inflated one at a time, agent.db first, each stopping at
  * its declared size; agent.db is refused by its first 100 bytes unless they are an SQLite header of that size.
  */
 export async function unpackBrainArchive(
@@ -179,7 +180,7 @@ export async function unpackBrainArchive(
 ): Promise<BrainArchive> {
   // The manifest first, by the same bounded reader the preview uses: one set of rules for both.
   const manifest = readArchiveManifest(zip, options);
-  const wanted = plan(zip, manifest, options.maxFileBytes ?? defaultMaxFileBytes);
+  const wanted = plan(zip, manifest, options.maxFileBytes ?? maxArchivedFileBytes);
   const database = await readVerified(zip, wanted.database, (head) => {
     const problem = sqliteHeaderProblem(head, wanted.database.entry.declaredSize);
     if (problem) throw corruptArchive(`its agent.db is not an SQLite database (${problem})`);

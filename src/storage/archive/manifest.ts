@@ -12,6 +12,26 @@ export const archiveVersion = 1;
 export const manifestEntry = 'manifest.json';
 /** A manifest lists sizes and hashes: a few hundred bytes a file. One past this is refused, declared or inflated. */
 export const maxManifestBytes = 4 * 1024 * 1024;
+/**
+ * The most one `.agent` file in an archive may hold — one bound for both ends, so that an archive the brain writes
+ * is one it accepts: an export refuses a bigger file (`archivedFileTooLarge`, before reading it) and an import
+ * refuses an entry declaring more (brain-archive.ts, from the zip's directory). The import holds each file whole
+ * and writes it into the project in one write.
+ */
+export const maxArchivedFileBytes = 64 * 1024 * 1024;
+
+/**
+ * The export's refusal of a file past `maxArchivedFileBytes`. Refused rather than left out: an archive is a backup,
+ * and one silently missing a file would be found out only when it is restored; named, the person can act on it.
+ */
+export const archivedFileTooLarge = (path: string, bytes: number) =>
+  new BrainError(
+    'TooLarge',
+    `${path} is ${bytes} bytes, more than the ${maxArchivedFileBytes} (${maxArchivedFileBytes / 1024 / 1024} MiB) ` +
+      `a whole-brain archive holds for one ${agentDir} file (an import refuses more), so nothing was exported. ` +
+      'Make the file smaller (move its older part to another file) and export again.',
+    { path, bytes, maxBytes: maxArchivedFileBytes },
+  );
 
 export interface ArchiveManifest {
   readonly format: typeof archiveFormat;
