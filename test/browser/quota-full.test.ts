@@ -218,22 +218,21 @@ describe('a full disk never poisons the brain', () => {
   it('the idle WAL checkpoint: fails over a full quota without a word, the brain goes on; with room it empties the log', async () => {
     const seed = await seeded(1, 1024);
     const dbBefore = await fileSize(seed.dbName);
-    // Room for the log of the writes below, not for agent.db to grow by as much again at the WAL checkpoint.
+    // Room for the log of the write below, not for agent.db to grow by as much again at the WAL checkpoint. One
+    // call: the idle WAL checkpoint (200 ms after the last call) cannot come in between.
+    const output = noise(100, 2 * MiB);
     await fillQuota(3 * MiB);
-    for (let i = 0; i < 4; i++) {
-      const output = noise(100 + i, 512 * 1024);
-      seed.outputs.push(output);
-      await seed.brain.recordStep({
-        taskId: seed.taskId,
-        tool: 'run',
-        params: { i },
-        result: { output },
-        status: 'ok',
-      });
-    }
+    seed.outputs.push(output);
+    await seed.brain.recordStep({
+      taskId: seed.taskId,
+      tool: 'run',
+      params: {},
+      result: { output },
+      status: 'ok',
+    });
     // The idle WAL checkpoint ran (it wrote into agent.db as far as the quota let it) and failed: the log is kept.
     await expect.poll(() => fileSize(seed.dbName), { timeout: 20_000 }).not.toBe(dbBefore);
-    expect(await fileSize(`${seed.dbName}-wal`)).toBeGreaterThan(2 * MiB);
+    expect(await fileSize(`${seed.dbName}-wal`)).toBeGreaterThan(1.5 * MiB);
     await expectAnswering(seed.brain, seed);
     await makeRoom();
     // Control: with room the next idle WAL checkpoint empties the log into agent.db.
@@ -317,19 +316,17 @@ describe('a full disk never poisons the brain', () => {
     await seed.brain.openProject({ kind: 'opfs', name: unique('project'), create: true });
     await seed.brain.createAgentFolder();
     const archive = await seed.brain.exportBrain();
-    // Writes whose log fits, but not agent.db grown by as much again at the export's WAL checkpoint.
+    // A write whose log fits, but not agent.db grown by as much again at the export's WAL checkpoint.
+    const output = noise(200, 2 * MiB);
     await fillQuota(3 * MiB);
-    for (let i = 0; i < 4; i++) {
-      const output = noise(200 + i, 512 * 1024);
-      seed.outputs.push(output);
-      await seed.brain.recordStep({
-        taskId: seed.taskId,
-        tool: 'run',
-        params: { i },
-        result: { output },
-        status: 'ok',
-      });
-    }
+    seed.outputs.push(output);
+    await seed.brain.recordStep({
+      taskId: seed.taskId,
+      tool: 'run',
+      params: {},
+      result: { output },
+      status: 'ok',
+    });
     await expect(seed.brain.exportBrain()).rejects.toMatchObject({ code: 'QuotaExceeded' });
     await expectAnswering(seed.brain, seed);
     await fillQuota(0);
