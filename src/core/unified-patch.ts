@@ -4,17 +4,21 @@
  * forwards or backwards (a rollback reverses it on the file as it is now) hunk by hunk, so a hunk that no longer
  * matches is named, and turned into bodies where the diff holds the whole file (a new or a deleted file).
  * Pure, over the `diff` package: exact context, each hunk found near its line numbers.
+ *
+ * The declarations whose types are `diff`'s are `@internal`: `diff` is a devDependency, bundled into the worker, so
+ * the package's published types must not import it (`stripInternal`, src/lib/tsconfig.build.json).
  */
 import { applyPatch, FILE_HEADERS_ONLY, formatPatch, parsePatch, reversePatch } from 'diff';
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
 
+/** @internal */
 export type FilePatch = StructuredPatch;
 
-/** `@@ -12,3 +12,4 @@`: how a hunk is named to a person (the header as the diff shows it). */
+/** `@@ -12,3 +12,4 @@`: how a hunk is named to a person (the header as the diff shows it). @internal */
 export const hunkHeader = (hunk: StructuredPatchHunk): string =>
   `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
 
-/** The diff of exactly one file, with at least one hunk; a reason when it is not that. */
+/** The diff of exactly one file, with at least one hunk; a reason when it is not that. @internal */
 export function parseFilePatch(text: string): { ok: true; patch: FilePatch } | { ok: false; reason: string } {
   let patches: StructuredPatch[];
   try {
@@ -32,9 +36,9 @@ export function parseFilePatch(text: string): { ok: true; patch: FilePatch } | {
 }
 
 const isDevNull = (name: string | undefined) => name !== undefined && name.split('\t')[0] === '/dev/null';
-/** The diff creates the file (`--- /dev/null`): its `+` lines are the whole new body. */
+/** The diff creates the file (`--- /dev/null`): its `+` lines are the whole new body. @internal */
 export const createsFile = (patch: FilePatch) => patch.isCreate === true || isDevNull(patch.oldFileName);
-/** The diff deletes the file (`+++ /dev/null`): its `-` lines are the whole old body. */
+/** The diff deletes the file (`+++ /dev/null`): its `-` lines are the whole old body. @internal */
 export const deletesFile = (patch: FilePatch) => patch.isDelete === true || isDevNull(patch.newFileName);
 
 export type PatchApplied =
@@ -45,6 +49,7 @@ export type PatchApplied =
 /**
  * Applies the patch to `text` (`reverse`: undoes it). On failure names the first hunk that does not match: the
  * hunks are tried as growing prefixes, so the one named is the one the text no longer fits, not a later one.
+ * @internal
  */
 export function applyFilePatch(
   text: string,
@@ -64,7 +69,7 @@ export function applyFilePatch(
   return { ok: false, hunk: hunkHeader(patch.hunks[index] as StructuredPatchHunk), index };
 }
 
-/** Lines the patch adds and removes. */
+/** Lines the patch adds and removes. @internal */
 export function patchLineCounts(patch: FilePatch): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
@@ -77,7 +82,7 @@ export function patchLineCounts(patch: FilePatch): { added: number; removed: num
   return { added, removed };
 }
 
-/** The patch as a unified diff text with the file headers `a/<path>` / `b/<path>` (or /dev/null). */
+/** The patch as a unified diff text with the file headers `a/<path>` / `b/<path>` (or /dev/null). @internal */
 export function formatFilePatch(patch: FilePatch, path: string): string {
   // Only the names and hunks: a git diff's extended headers (index, modes) would print a `diff --git` line.
   const named: FilePatch = {
