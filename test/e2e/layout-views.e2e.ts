@@ -154,6 +154,7 @@ test('tables: stacked rows labelled by their column at 390 px; at 1280 px the lo
   await page.goto('/#/project?file=.agent%2FSESSION.jsonl');
   const table = page.getByRole('region', { name: 'Log lines' }).locator('table');
   await expect(table.locator('tbody tr').nth(2)).toBeVisible();
+  await expect(table.locator('tbody tr').first().locator('td').last()).toHaveAttribute('data-label', 'What');
   const cells = await table
     .locator('tbody tr')
     .first()
@@ -180,6 +181,8 @@ test('tables: stacked rows labelled by their column at 390 px; at 1280 px the lo
   await page.getByLabel('Show kept tasks').check();
   const plan = page.getByTestId('cleanup-plan');
   await expect(plan.locator('tbody tr').first()).toBeVisible();
+  // The labels are written from the header row on the frame after the rows appear (table-labels.ts): wait for them.
+  await expect(plan.locator('tbody tr').first().locator('td').last()).toHaveAttribute('data-label', 'Frees');
   const planCells = await plan
     .locator('tbody tr')
     .first()
