@@ -7,6 +7,7 @@ import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { createRandom } from '../helpers/random';
+import { untilReleased } from './settle';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
 
 interface Spawned {
@@ -97,22 +98,27 @@ async function reopen(name: string, maxBufferedBytes?: number) {
 }
 
 /**
- * Removes an OPFS file once no access handle holds it any more: a terminated worker lets go of its handles a
- * moment after `terminate()` returns, and until then the removal fails with NoModificationAllowedError.
+ * Removes an OPFS file once no access handle holds it any more: a terminated worker lets go of its locks and
+ * handles a moment after `terminate()` returns (until then the removal fails with NoModificationAllowedError).
+ * Waits on the locks' release, then polls the removal itself; any other error fails the test.
  */
-async function removeOnceReleased(root: FileSystemDirectoryHandle, name: string, ms = 10_000): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await root.removeEntry(name);
-      return;
-    } catch (error) {
-      if (!(error instanceof DOMException)) throw error;
-      if (error.name === 'NotFoundError') return;
-      if (error.name !== 'NoModificationAllowedError' || Date.now() - started > ms) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+async function removeOnceReleased(root: FileSystemDirectoryHandle, name: string): Promise<void> {
+  await untilReleased(name);
+  await expect
+    .poll(
+      async () => {
+        try {
+          await root.removeEntry(name);
+          return 'removed';
+        } catch (error) {
+          if (error instanceof DOMException && error.name === 'NotFoundError') return 'removed';
+          if (error instanceof DOMException && error.name === 'NoModificationAllowedError') return 'held';
+          throw error;
+        }
+      },
+      { timeout: 10_000, message: `${name} is still held by a stopped worker.` },
+    )
+    .toBe('removed');
 }
 
 afterEach(async () => {
