@@ -17,8 +17,8 @@ import {
   generateSweAgentTrajectory,
 } from '../fixtures/transcripts/swe-agent';
 import { memoryBrain } from './engine-helpers';
+import { conversation, taskFolder, text } from './transcript-cases';
 
-const text = (t: string) => new TextEncoder().encode(t);
 const cline = generateClineTask();
 const roo = generateRooTask();
 const openhands = generateOpenHandsConversation();
@@ -27,14 +27,6 @@ const swe = generateSweAgentTrajectory();
 const mini = generateMiniSweAgentTrajectory();
 const gemini = generateGeminiChat();
 const geminiLegacy = generateGeminiLegacyChat();
-
-const taskFolder = (id: string, f: typeof cline.files): TranscriptFileInput[] => [
-  { name: `tasks/${id}/api_conversation_history.json`, data: text(f.apiConversationHistory) },
-  { name: `tasks/${id}/ui_messages.json`, data: text(f.uiMessages) },
-  { name: `tasks/${id}/task_metadata.json`, data: text(f.taskMetadata) },
-];
-const conversation = (id: string, files: { name: string; text: string }[]) =>
-  files.map((f) => ({ name: `conversations/${id}/${f.name}`, data: text(f.text) }));
 
 const cases: [string, string, TranscriptFileInput[], TranscriptTruth][] = [
   [

@@ -10,7 +10,21 @@ import {
   generateSweAgentTrajectory,
 } from '../fixtures/transcripts/swe-agent';
 
-const text = (t: string) => new TextEncoder().encode(t);
+export const text = (t: string) => new TextEncoder().encode(t);
+
+/** A Cline / Roo task folder's three files, as a picked folder gives them. */
+export const taskFolder = (
+  id: string,
+  f: { apiConversationHistory: string; uiMessages: string; taskMetadata: string },
+): TranscriptFileInput[] => [
+  { name: `tasks/${id}/api_conversation_history.json`, data: text(f.apiConversationHistory) },
+  { name: `tasks/${id}/ui_messages.json`, data: text(f.uiMessages) },
+  { name: `tasks/${id}/task_metadata.json`, data: text(f.taskMetadata) },
+];
+
+/** An OpenHands conversation folder's files. */
+export const conversation = (id: string, files: { name: string; text: string }[]): TranscriptFileInput[] =>
+  files.map((f) => ({ name: `conversations/${id}/${f.name}`, data: text(f.text) }));
 
 export function transcriptCases(): [string, TranscriptFileInput[]][] {
   const claude = generateClaudeCodeSession();
@@ -21,13 +35,6 @@ export function transcriptCases(): [string, TranscriptFileInput[]][] {
   const openhandsV0 = generateOpenHandsV0Session();
   const swe = generateSweAgentTrajectory();
   const mini = generateMiniSweAgentTrajectory();
-  const taskFolder = (id: string, f: typeof cline.files): TranscriptFileInput[] => [
-    { name: `tasks/${id}/api_conversation_history.json`, data: text(f.apiConversationHistory) },
-    { name: `tasks/${id}/ui_messages.json`, data: text(f.uiMessages) },
-    { name: `tasks/${id}/task_metadata.json`, data: text(f.taskMetadata) },
-  ];
-  const conversation = (id: string, files: { name: string; text: string }[]) =>
-    files.map((f) => ({ name: `conversations/${id}/${f.name}`, data: text(f.text) }));
   return [
     ['claude-code', [claude.main, claude.subagent].map((f) => ({ name: f.name, data: f.bytes }))],
     ['codex', [{ name: codex.main.name, data: codex.main.bytes }]],
