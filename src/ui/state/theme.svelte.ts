@@ -1,7 +1,6 @@
-export type Theme = 'light' | 'dark';
+import { asTheme, themeStorageKey, type Theme } from '../theme';
 
-/** Where the theme is remembered: this browser's localStorage, never agent.db (it is not the agent's memory). */
-export const themeStorageKey = 'agent-brain.theme';
+export { themeStorageKey, type Theme };
 
 type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>;
 interface DarkQuery {
@@ -17,9 +16,6 @@ function browserStore(): KeyValueStore | null {
     return null; // storage disabled by the browser's settings: the toggle still works for this visit
   }
 }
-
-const asTheme = (value: string | null): Theme | null =>
-  value === 'light' || value === 'dark' ? value : null;
 
 /** Light or dark: the person's choice if they made one, else the system's. */
 export class ThemeState {
