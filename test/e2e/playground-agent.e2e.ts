@@ -1,15 +1,33 @@
 /**
  * The playground page (/playground.html) against a scripted model on localhost: a run that calls every brainTools
  * tool and fixes the workspace's failing test, reloaded mid-run (streamed before, not streamed after), resumes
- * from the resume prompt without running the passed check again; and endpoints that fail are shown plainly.
+ * from the resume prompt without running the passed check again, its transcript shown again from the brain's
+ * messages; and endpoints that fail are shown plainly: a start that fails leaves no session, a run that fails later
+ * is resumed.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { brainToolNames } from '../../src/lib/model-tools/call';
 import { createProfile, watchErrors } from './harness';
 import { fillEndpoint as fill, playgroundKey as key } from './playground-page';
 import { startScriptedModel, type ScriptedModel } from './scripted-model';
 
 const lastMessage = (r: ScriptedModel['requests'][number]) => r.messages.at(-1);
+
+/** The transcript's turns as the page shows them (who, then what). */
+const turns = (page: Page) => page.getByRole('list', { name: 'Transcript' }).locator('li').allInnerTexts();
+
+/** How many messages the brain keeps for the tab's run. */
+const storedMessages = (page: Page) =>
+  page.evaluate(async () => {
+    const { brain, run } = globalThis.playgroundAgent!;
+    const { sessionId, taskId } = run()!;
+    return (await brain.listMessages(sessionId, taskId)).length;
+  });
+
+const sessionCount = (page: Page) =>
+  page.evaluate(async () => (await globalThis.playgroundAgent!.brain.listSessions()).length);
 
 const afterNoteProgress = (r: ScriptedModel['requests'][number]) => {
   const last = lastMessage(r);
@@ -34,6 +52,8 @@ test('a run calls every brain tool, fixes the test, and resumes after a reload w
     await page.getByRole('button', { name: 'Start a new run' }).click();
     await expect.poll(() => model.held.length, { timeout: 60_000 }).toBe(1);
     const beforeReload = model.requests.length;
+    const turnsBefore = await turns(page);
+    expect(turnsBefore.length).toBeGreaterThan(5);
 
     // The person switches streaming off (the setting lives in sessionStorage) and reloads mid-run.
     await page.evaluate(() => {
@@ -44,7 +64,24 @@ test('a run calls every brain tool, fixes the test, and resumes after a reload w
     await page.reload();
     await expect(page.getByRole('status')).toContainText('Done:', { timeout: 60_000 });
 
+    // The transcript came back from the brain after the reload, and the resumed run went on below it.
+    const turnsDone = await turns(page);
+    expect(turnsDone.slice(0, turnsBefore.length)).toEqual(turnsBefore);
+    expect(turnsDone[turnsBefore.length]).toMatch(/^Given to the model\s+# Resuming session/);
+    expect(turnsDone.length).toBeGreaterThan(turnsBefore.length + 3);
+    expect(turnsDone.length).toBe(await storedMessages(page));
+    // Reloaded once done: the same transcript, nothing resumed, nothing asked of the model.
+    const requestsDone = model.requests.length;
+    await page.reload();
+    await expect(page.getByRole('status')).toContainText('Done:');
+    await expect(page.getByRole('status')).toContainText('Start a new run to begin again');
+    expect(await turns(page)).toEqual(turnsDone);
+    await expect(page.getByRole('button', { name: 'Resume the run' })).toBeHidden();
+    expect(model.requests.length).toBe(requestsDone);
+
     const requests = model.requests;
+    // The first request, sent before the run's session existed, offered the very tools every later one did.
+    expect(new Set(requests.map((r) => r.tools)).size).toBe(1);
     const before = requests.slice(0, beforeReload);
     const after = requests.slice(beforeReload);
     // Streamed before the reload, not after; the key reached the endpoint as a bearer token.
@@ -168,7 +205,16 @@ test('a model that asks for the passed check again after the reload is told it p
   }
 });
 
-test('an endpoint that fails, answers garbage, stays silent or stalls is shown plainly, and the run can be resumed', async () => {
+/** A URL on localhost where nothing listens: the port of a server just closed. */
+async function unreachableUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+test('a start that fails leaves no session and says what failed; a run that fails later is resumed, its transcript kept', async () => {
   const model = await startScriptedModel();
   const profile = await createProfile();
   try {
@@ -177,34 +223,91 @@ test('an endpoint that fails, answers garbage, stays silent or stalls is shown p
     await page.goto('/playground.html');
     await expect(page.getByRole('status')).toContainText('Ready');
     const alert = page.getByRole('alert');
+    const status = page.getByRole('status');
+    const start = page.getByRole('button', { name: 'Start a new run' });
+    const resume = page.getByRole('button', { name: 'Resume the run' });
+    const didNotStart = async () => {
+      await expect(status).toContainText('The run did not start: nothing was recorded.');
+      await expect(alert).toContainText('The run did not start: the model endpoint failed.');
+      await expect(alert).toContainText('Nothing was recorded: no session was created.');
+      await expect(resume).toBeHidden();
+      await expect(start).toBeEnabled();
+    };
+
+    // Nothing listens there.
+    const nowhere = await unreachableUrl();
+    await fill(page, `${nowhere}/v1`, { stream: false });
+    await start.click();
+    await expect(alert).toContainText(`Could not reach ${nowhere}/v1/chat/completions: Failed to fetch.`);
+    await didNotStart();
 
     await fill(page, `${model.url}/fail/v1`, { stream: false });
-    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await start.click();
     await expect(alert).toContainText('The endpoint answered 500 Internal Server Error');
     await expect(alert).toContainText('model overloaded, try later');
+    await didNotStart();
 
     await fill(page, `${model.url}/garbage/v1`, { stream: false });
-    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await start.click();
     await expect(alert).toContainText("The endpoint's answer is not JSON");
     await expect(alert).toContainText('<html><body>Bad gateway page');
+    await didNotStart();
 
     await fill(page, `${model.url}/silent/v1`, { stream: false, timeout: 2 });
-    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await start.click();
     await expect(alert).toContainText(
       `Could not reach ${model.url}/silent/v1/chat/completions: no answer within 2 s.`,
     );
+    await didNotStart();
 
     await fill(page, `${model.url}/stall/v1`, { stream: true, timeout: 2 });
-    await page.getByRole('button', { name: 'Start a new run' }).click();
+    await start.click();
     await expect(alert).toContainText('The stream stalled: nothing for 2 s');
     await expect(alert).toContainText('Thinking');
-    await expect(page.getByRole('status')).toContainText('unfinished');
+    await didNotStart();
 
-    // Nobody is left waiting: the same run resumes on a working endpoint and finishes.
+    // Five starts reached (or tried) the endpoint; none left a session, a message or a run to resume.
+    expect(await sessionCount(page)).toBe(0);
+    expect(await page.evaluate(() => globalThis.playgroundAgent!.run())).toBeNull();
+    await expect(page.getByRole('list', { name: 'Transcript' }).locator('li')).toHaveCount(0);
+
+    // The control: a start the model answers is a session, which a failure later leaves unfinished, resumable.
+    model.failOnce(afterNoteProgress);
     await fill(page, `${model.url}/v1`, { stream: false });
-    await page.getByRole('button', { name: 'Resume the run' }).click();
-    await expect(page.getByRole('status')).toContainText('Done:', { timeout: 60_000 });
+    await start.click();
+    await expect(alert).toContainText(
+      'The run stopped: the model endpoint failed. The endpoint answered 500',
+    );
+    await expect(status).toContainText('unfinished; Resume continues it');
+    expect(await sessionCount(page)).toBe(1);
+    const turnsStopped = await turns(page);
+    expect(turnsStopped.length).toBeGreaterThan(5);
+    const files = await page.evaluate(() => globalThis.playgroundAgent!.workspace.snapshot());
+    expect(files['src/sum.js']).toContain('return a + b;');
+
+    // A start that fails now leaves that run as it was: its transcript, its workspace, its Resume.
+    await fill(page, `${model.url}/fail/v1`, { stream: false });
+    await start.click();
+    await expect(alert).toContainText('The endpoint answered 500 Internal Server Error');
+    await expect(status).toContainText('The run did not start: nothing was recorded.');
+    await expect(resume).toBeVisible();
+    expect(await turns(page)).toEqual(turnsStopped);
+    expect(await page.evaluate(() => globalThis.playgroundAgent!.workspace.snapshot())).toEqual(files);
+    expect(await sessionCount(page)).toBe(1);
+
+    // A reload shows it again, and Resume continues it below what was said.
+    await page.reload();
+    await expect(status).toContainText('is unfinished: Resume continues it.');
+    expect(await turns(page)).toEqual(turnsStopped);
+    await fill(page, `${model.url}/v1`, { stream: false });
+    await resume.click();
+    await expect(status).toContainText('Done:', { timeout: 60_000 });
     await expect(alert).toBeHidden();
+    const turnsDone = await turns(page);
+    expect(turnsDone.slice(0, turnsStopped.length)).toEqual(turnsStopped);
+    expect(turnsDone[turnsStopped.length]).toMatch(/^Given to the model\s+# Resuming session/);
+    expect(turnsDone.length).toBe(await storedMessages(page));
+    expect(await sessionCount(page)).toBe(1);
     await context.close();
   } finally {
     await profile.dispose();

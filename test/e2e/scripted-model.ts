@@ -3,7 +3,8 @@
  * (`POST …/chat/completions`, streamed as SSE `chat.completion.chunk`s when the request says `stream: true`, else
  * one `chat.completion`), with tool calls. Its script decides each answer from the conversation it receives — the
  * tool results it saw, or, after the page's reload, the resume prompt (plan steps with their ids, the checks that
- * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/`, `/silent/` and `/stall/` misbehave; under
+ * passed) — never from a counter of its own. Paths under `/fail/`, `/garbage/`, `/silent/` and `/stall/` misbehave
+ * (and `failOnce` makes one request of a good path fail); under
  * `/distrustful/` it runs the check again after a restart although the handoff says it passed. A test may give its
  * own script (`startScriptedModel({ script })`), which then answers every well-behaved request.
  */
@@ -17,6 +18,8 @@ export interface LoggedRequest {
   readonly authorization: string | undefined;
   readonly messages: Msg[];
   readonly toolNames: string[];
+  /** The request's `tools` as JSON text, whole. */
+  readonly tools: string;
   /** What the script answered: the tools it called (empty: a final answer); null when held or misbehaving. */
   reply: { content: string | null; calls: string[] } | null;
 }
@@ -79,6 +82,8 @@ export interface ScriptedModel {
   /** Answers nothing to the first request this is true for (the connection stays open until the client goes). */
   holdOnce(when: (request: LoggedRequest) => boolean): void;
   readonly held: LoggedRequest[];
+  /** Answers 500 (as `/fail/` does) to the first request this is true for: an endpoint that fails mid-run. */
+  failOnce(when: (request: LoggedRequest) => boolean): void;
   close(): Promise<void>;
 }
 
@@ -100,16 +105,18 @@ export async function startScriptedModel(
   const requests: LoggedRequest[] = [];
   const held: LoggedRequest[] = [];
   let hold: ((request: LoggedRequest) => boolean) | null = null;
+  let fail: ((request: LoggedRequest) => boolean) | null = null;
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     void bodyOf(req).then((text) => {
       const path = req.url ?? '/';
-      if (path.startsWith('/fail/'))
-        return void res
+      const overloaded = () =>
+        void res
           .writeHead(500, { 'content-type': 'application/json' })
           .end('{"error":{"message":"model overloaded, try later"}}');
+      if (path.startsWith('/fail/')) return overloaded();
       if (path.startsWith('/garbage/'))
         return void res
           .writeHead(200, { 'content-type': 'application/json' })
@@ -134,9 +141,14 @@ export async function startScriptedModel(
         authorization: req.headers.authorization,
         messages: body.messages,
         toolNames: (body.tools ?? []).map((t) => t.function.name),
+        tools: JSON.stringify(body.tools ?? []),
         reply: null,
       };
       requests.push(logged);
+      if (fail?.(logged)) {
+        fail = null;
+        return overloaded();
+      }
       if (hold?.(logged)) {
         hold = null;
         held.push(logged);
@@ -158,6 +170,9 @@ export async function startScriptedModel(
     held,
     holdOnce(when) {
       hold = when;
+    },
+    failOnce(when) {
+      fail = when;
     },
     async close() {
       for (const res of open) res.destroy();

@@ -49,3 +49,35 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   );
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Nothing is wider than the viewport: the page does not scroll sideways, and no element sticks out past either
+ * edge unless an ancestor that fits clips or scrolls it on purpose (as layout-views.e2e.ts checks the app's views).
+ */
+export async function expectNoSidewaysOverflow(page: Page, what: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > innerWidth) {
+      out.push(`the page is ${document.documentElement.scrollWidth} px wide in ${innerWidth}`);
+    }
+    const fits = (r: DOMRect) => r.left >= -1 && r.right <= width + 1;
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if ((box.width === 0 && box.height === 0) || fits(box)) continue;
+      let held = false;
+      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX !== 'visible' && fits(up.getBoundingClientRect())) {
+          held = true;
+          break;
+        }
+      }
+      if (!held) {
+        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].join('.')}`;
+        out.push(`${name} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
+  expect(found, `${what}: wider than the viewport`).toEqual([]);
+}

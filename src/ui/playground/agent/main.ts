@@ -1,8 +1,9 @@
-// The playground page: the endpoint form, the loop's transcript, and resuming a run after a reload.
-import { openBrain, type Brain } from '../../../lib/index';
+// The playground page: the endpoint form, the loop's transcript (the brain's messages), resuming after a reload.
+import { openBrain, type Brain, type Message } from '../../../lib/index';
+import { followAppTheme } from '../page-chrome';
 import { runCheck, type CheckResult } from './check';
-import { EndpointError, type ChatSettings } from './endpoint';
-import { runLoop, startRun, type LoopEntry, type Run } from './loop';
+import { EndpointError, completionsUrl, type ChatSettings } from './endpoint';
+import { runLoop, transcriptMessage, type Run } from './loop';
 import { loadRun, loadSettings, saveRun, saveSettings } from './settings';
 import { Workspace } from './workspace';
 
@@ -11,12 +12,14 @@ const form = $<HTMLFormElement>('settings');
 const status = $<HTMLParagraphElement>('status');
 const alertBox = $<HTMLDivElement>('error');
 const transcript = $<HTMLOListElement>('transcript');
+const transcriptEmpty = $<HTMLParagraphElement>('transcript-empty');
 const filesBox = $<HTMLPreElement>('files');
 const [startButton, resumeButton, stopButton] = [
   $<HTMLButtonElement>('start'),
   $<HTMLButtonElement>('resume'),
   $<HTMLButtonElement>('stop'),
 ];
+followAppTheme($<HTMLButtonElement>('theme'));
 
 // A reload ends the loop's calls: the run stays marked running, so the next load resumes it. Registered before
 // openBrain's own pagehide listener, whose rejections reach the loop between two listeners.
@@ -47,23 +50,50 @@ function readSettings(): ChatSettings {
   };
 }
 
-function addEntry(entry: LoopEntry) {
+const speaker: Record<Message['role'], string> = {
+  user: 'Given to the model',
+  assistant: 'Model',
+  tool: 'Tool',
+  system: 'System',
+};
+
+/** One turn of the transcript, from the message the brain keeps of it (live and after a reload alike). */
+function addTurn(message: Pick<Message, 'role' | 'content'>) {
   const li = document.createElement('li');
-  if (entry.kind === 'context') li.textContent = `Context given to the model:\n${entry.text}`;
-  else if (entry.kind === 'assistant') {
-    const calls = (entry.message.tool_calls ?? []).map((c) => c.function.name).join(', ');
-    li.textContent = `Model: ${entry.message.content ?? ''}${calls ? `\n→ calls ${calls}` : ''}`;
-  } else li.textContent = `${entry.name}(${entry.input})\n${entry.result}`;
-  li.dataset['kind'] = entry.kind;
+  li.dataset['role'] = message.role;
+  const who = document.createElement('p');
+  who.className = 'who';
+  who.textContent = speaker[message.role];
+  const text = document.createElement('pre');
+  text.textContent = message.content;
+  li.append(who, text);
+  const atBottom = transcript.scrollTop + transcript.clientHeight >= transcript.scrollHeight - 8;
   transcript.append(li);
+  transcriptEmpty.hidden = true;
+  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
 }
 
-function showError(error: unknown) {
+function clearTranscript() {
+  transcript.replaceChildren();
+  transcriptEmpty.hidden = false;
+}
+
+/** The run's transcript as the brain kept it; the last thing the model said. */
+async function showTranscript(brain: Brain, run: Run): Promise<string> {
+  const messages = await brain.listMessages(run.sessionId, run.taskId);
+  clearTranscript();
+  for (const message of messages) addTurn(message);
+  return messages.findLast((m) => m.role === 'assistant')?.content ?? '';
+}
+
+function showError(error: unknown, lead: string, after = '') {
   alertBox.hidden = false;
+  let text: string;
   if (error instanceof EndpointError) {
     const bytes = error.firstBytes ? `\nFirst bytes of the answer: ${error.firstBytes}` : '';
-    alertBox.textContent = `${error.message}${error.status === null ? '' : ` (HTTP status ${error.status})`}${bytes}`;
-  } else alertBox.textContent = `The run stopped: ${error instanceof Error ? error.message : String(error)}`;
+    text = `${lead}: the model endpoint failed. ${error.message}${error.status === null ? '' : ` (HTTP status ${error.status})`}${bytes}`;
+  } else text = `${lead}: ${error instanceof Error ? error.message : String(error)}`;
+  alertBox.textContent = after ? `${text}\n${after}` : text;
 }
 
 declare global {
@@ -78,6 +108,10 @@ declare global {
         check: (files: Record<string, string>, timeoutMs?: number) => Promise<CheckResult>;
       }
     | undefined;
+}
+
+async function unfinished(brain: Brain, run: Run | null): Promise<boolean> {
+  return run !== null && (await brain.getTask(run.taskId)).state !== 'done';
 }
 
 async function main() {
@@ -97,38 +131,62 @@ async function main() {
     filesBox.textContent = parts.join('\n');
   };
 
-  const go = async (run: Run, resume: boolean) => {
+  /** Resumes `resumed`, or (null) starts a new run: in the brain, the workspace reset, once the model answers. */
+  const go = async (resumed: Run | null) => {
     const settings = readSettings();
     saveSettings(settings);
-    saveRun({ ...run, running: true });
+    const previous = loadRun();
+    let run = resumed;
     controller = new AbortController();
     [startButton.disabled, resumeButton.hidden, stopButton.disabled] = [true, true, false];
     alertBox.hidden = true;
     page.state = 'running';
-    status.textContent = `${resume ? 'Resuming' : 'Running'} session ${run.sessionId}, task ${run.taskId}…`;
+    status.textContent = resumed
+      ? `Resuming session ${resumed.sessionId}, task ${resumed.taskId}…`
+      : `Asking the model at ${completionsUrl(settings.url)}: the run is recorded once it answers…`;
     try {
       const answer = await runLoop({
         brain,
         workspace,
         settings,
         run,
-        resume,
         signal: controller.signal,
+        onRun: async (started) => {
+          run = started;
+          saveRun({ ...started, running: true });
+          if (resumed) return;
+          clearTranscript();
+          await workspace.reset();
+          status.textContent = `Running session ${started.sessionId}, task ${started.taskId}…`;
+        },
         onEntry: (entry) => {
-          addEntry(entry);
+          addTurn(transcriptMessage(entry));
           if (entry.kind === 'tool') void showFiles();
         },
       });
-      saveRun({ ...run, running: false });
+      if (run) saveRun({ ...run, running: false });
       page.state = 'done';
-      status.textContent = `Done: session ${run.sessionId}, task ${run.taskId}. ${answer}`;
+      status.textContent = run ? `Done: session ${run.sessionId}, task ${run.taskId}. ${answer}` : 'Done.';
     } catch (error) {
       if (leaving) return;
-      saveRun({ ...run, running: false });
       page.state = 'failed';
-      status.textContent = `Stopped: session ${run.sessionId}, task ${run.taskId} is unfinished; Resume continues it.`;
-      resumeButton.hidden = false;
-      if (!controller.signal.aborted) showError(error);
+      const stopped = controller.signal.aborted;
+      if (run) {
+        saveRun({ ...run, running: false });
+        status.textContent = `Stopped: session ${run.sessionId}, task ${run.taskId} is unfinished; Resume continues it.`;
+        resumeButton.hidden = false;
+        if (!stopped) showError(error, 'The run stopped');
+      } else {
+        // Nothing was written: no session, the workspace and the run before (if any) as they were.
+        status.textContent = `The run did not start${stopped ? ' (stopped before the model answered)' : ''}: nothing was recorded.`;
+        resumeButton.hidden = !(await unfinished(brain, previous));
+        if (!stopped)
+          showError(
+            error,
+            'The run did not start',
+            'Nothing was recorded: no session was created. Check the endpoint and start again.',
+          );
+      }
     } finally {
       [startButton.disabled, stopButton.disabled] = [false, true];
       await showFiles();
@@ -137,30 +195,32 @@ async function main() {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void (async () => {
-      transcript.replaceChildren();
-      await workspace.reset();
-      await go(await startRun(brain), false);
-    })();
+    void go(null);
   });
   resumeButton.addEventListener('click', () => {
     const run = loadRun();
-    if (run) void go(run, true);
+    if (run) void go(run);
   });
   stopButton.addEventListener('click', () => controller?.abort());
 
   await showFiles();
   const stored = loadRun();
-  if (stored && (await brain.getTask(stored.taskId)).state !== 'done') {
-    if (stored.running) return go(stored, true);
+  if (!stored) {
+    status.textContent = 'Ready: enter an endpoint and start a run.';
+    return;
+  }
+  // The tab's run, as the brain kept it: its transcript, then where it stands.
+  const said = await showTranscript(brain, stored);
+  if (await unfinished(brain, stored)) {
+    if (stored.running) return go(stored);
     resumeButton.hidden = false;
     status.textContent = `Session ${stored.sessionId}, task ${stored.taskId} is unfinished: Resume continues it.`;
     return;
   }
-  status.textContent = 'Ready: enter an endpoint and start a run.';
+  status.textContent = `Done: session ${stored.sessionId}, task ${stored.taskId}. ${said} Start a new run to begin again.`;
 }
 
 main().catch((error: unknown) => {
   status.textContent = 'The playground could not start.';
-  showError(error);
+  showError(error, 'The playground could not start');
 });
