@@ -335,14 +335,17 @@ test('at 640 px wide every view fits without sideways scrolling, and the keyboar
       expect(overflow, `${view} scrolls sideways`).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `${view}-640`);
     }
-    // Tab from the top of a fresh page: the skip button, the theme toggle, then the views' menu (below 700 px
-    // the views fold into it), opened with Enter.
+    // Tab from the top of a fresh page: the skip button, the link to the playground, the theme toggle, then the
+    // views' menu (below 700 px the views fold into it), opened with Enter.
     await page.goto('/#/storage');
     await page.reload();
     await expect(page.getByTestId('storage-facts')).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Playground' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Dark theme' })).toBeFocused();
     await page.keyboard.press('Tab');
     const menu = page.getByRole('navigation', { name: 'Views' }).getByRole('button');
     await expect(menu).toBeFocused();
