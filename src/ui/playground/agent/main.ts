@@ -1,5 +1,5 @@
 // The playground page: the endpoint form, the loop's transcript (the brain's messages), resuming after a reload.
-import { openBrain, type Brain, type Message } from '../../../lib/index';
+import { isBrainError, openBrain, type Brain, type Message, type TaskState } from '../../../lib/index';
 import { followAppTheme } from '../page-chrome';
 import { runCheck, type CheckResult } from './check';
 import { EndpointError, completionsUrl, type ChatSettings } from './endpoint';
@@ -110,9 +110,21 @@ declare global {
     | undefined;
 }
 
-async function unfinished(brain: Brain, run: Run | null): Promise<boolean> {
-  return run !== null && (await brain.getTask(run.taskId)).state !== 'done';
+/** The state of the run's task; null when there is no run, or its task is gone from the brain. */
+async function runState(brain: Brain, run: Run | null): Promise<TaskState | null> {
+  if (!run) return null;
+  try {
+    return (await brain.getTask(run.taskId)).state;
+  } catch (error) {
+    if (isBrainError(error, 'NotFound')) return null;
+    throw error;
+  }
 }
+
+const unfinished = async (brain: Brain, run: Run | null) => {
+  const state = await runState(brain, run);
+  return state !== null && state !== 'done';
+};
 
 async function main() {
   const brain = await openBrain({ dbName: 'playground-agent.db' });
@@ -205,7 +217,7 @@ async function main() {
 
   await showFiles();
   const stored = loadRun();
-  if (!stored) {
+  if (!stored || (await runState(brain, stored)) === null) {
     status.textContent = 'Ready: enter an endpoint and start a run.';
     return;
   }
