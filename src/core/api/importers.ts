@@ -50,6 +50,8 @@ export interface ImportedCounts {
   readonly others: number;
   /** Assistant texts recorded (as the next call's intention, or a note). */
   readonly assistantTexts: number;
+  /** The task messages written: the person's instructions and the agent's replies (not its reasoning). */
+  readonly messages: number;
   /** file-history backups used as checkpoint bodies. */
   readonly backups: number;
 }

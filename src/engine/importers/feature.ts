@@ -105,6 +105,7 @@ export function createImportersFeature(
       ctx.emit({ topic: 'sessions', sessionId: s.sessionId });
       ctx.emit({ topic: 'tasks', sessionId: s.sessionId });
       ctx.emit({ topic: 'events', sessionId: s.sessionId });
+      ctx.emit({ topic: 'messages', sessionId: s.sessionId });
       ctx.emit({ topic: 'summaries', sessionId: s.sessionId });
     }
     for (const taskId of touched.steps) ctx.emit({ topic: 'steps', taskId });

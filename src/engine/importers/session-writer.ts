@@ -63,6 +63,7 @@ export const noCounts = (): Counts => ({
   threads: 0,
   others: 0,
   assistantTexts: 0,
+  messages: 0,
   backups: 0,
 });
 
@@ -110,7 +111,12 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
   let answeredLast = false;
   let wroteMain = false;
 
-  const timeOf = (item: TranscriptItem) => item.at ?? meta().startedAt ?? ctx.clock.now();
+  /** The latest time a record gave so far: an item without one happened after it. */
+  let lastAt: number | null = null;
+  const timeOf = (item: TranscriptItem) => {
+    if (item.at !== null) lastAt = Math.max(lastAt ?? item.at, item.at);
+    return item.at ?? lastAt ?? meta().startedAt ?? ctx.clock.now();
+  };
 
   async function taskOf(thread: string | null, title = thread ?? '', at = ctx.clock.now()): Promise<TaskId> {
     if (thread === null) return target.taskId;
@@ -145,10 +151,27 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
       ...(said ? { said: true } : {}),
     });
 
-  /** Assistant text no call followed (an answer, a last word): kept as the agent's own note. */
-  async function flushThought(thread: string | null, at: number) {
-    const text = thoughts.take(thread);
-    if (text !== null) await events([note(await taskOf(thread), text, true)], at);
+  /** Assistant text no call followed (an answer, a last word): kept as the agent's own note, at its own time. */
+  async function flushThought(thread: string | null) {
+    const said = thoughts.take(thread);
+    if (said !== null) await events([note(await taskOf(thread), said.text, true)], said.at);
+  }
+
+  /**
+   * The person's words and the agent's replies are also the task's messages (light rows, kept while the session
+   * is), each at the time of its own record. Search finds the same text through the instruction, note and tool
+   * call events, so messages are not indexed twice.
+   */
+  async function message(thread: string | null, role: 'user' | 'assistant', text: string, at: number) {
+    if (text.trim() === '') return;
+    await deps.transcript.addMessage({
+      sessionId: target.sessionId,
+      taskId: await taskOf(thread),
+      role,
+      content: bounded(text, ctx.limits.maxMessageChars),
+      createdAt: at,
+    });
+    counts.messages++;
   }
 
   /** What an item says of the main thread's run: resumed by an instruction or a call, ended by a completion. */
@@ -175,11 +198,13 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
     followRun(item);
     switch (item.kind) {
       case 'assistant':
-        thoughts.add(item.thread, item.text, item.reasoning);
+        thoughts.add(item.thread, item.text, item.reasoning, at);
+        // Reasoning (thinking, summaries of it) is not said to the person: a thought at most, never a reply.
+        if (!item.reasoning) await message(item.thread, 'assistant', item.text, at);
         counts.assistantTexts++;
         return;
       case 'instruction': {
-        await flushThought(item.thread, at);
+        await flushThought(item.thread);
         firstInstruction ??= item.text;
         const taskId = await taskOf(item.thread);
         const text = bounded(item.text, MAX_TEXT);
@@ -188,12 +213,13 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
           [parseEventInput({ sessionId: target.sessionId, taskId, kind: 'instruction', text })],
           at,
         );
+        await message(item.thread, 'user', item.text, at);
         counts.instructions++;
         return;
       }
       case 'tool_call': {
         const taskId = await taskOf(item.thread);
-        const thought = thoughts.take(item.thread);
+        const thought = thoughts.take(item.thread)?.text ?? null;
         const input = await toolCallInput(item, {
           sessionId: target.sessionId,
           taskId,
@@ -253,7 +279,7 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
         await taskOf(item.id, item.title, at);
         return;
       case 'run_end': {
-        await flushThought(item.thread, at);
+        await flushThought(item.thread);
         const how =
           item.outcome === 'stopped' ? 'stopped before the agent finished' : `ended: ${item.outcome}`;
         const progress = parseEventInput({
@@ -348,8 +374,7 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
       if (keys.length >= FLUSH_EVERY * 4 || pending >= FLUSH_EVERY) await flush();
     },
     async finish(): Promise<void> {
-      for (const thread of thoughts.threads())
-        await flushThought(thread, meta().startedAt ?? ctx.clock.now());
+      for (const thread of thoughts.threads()) await flushThought(thread);
       await settleRunState();
       await flush();
     },

@@ -29,8 +29,8 @@ const compactionTools = new Set(['summarize_task', 'condense']);
 
 export interface ApiWalkContext {
   readonly tally: Tally;
-  /** The time of api message `index`, from its own `ts` or the ui messages. */
-  atOf(index: number, own: unknown): number | null;
+  /** The time of api message `index` (of `role`), from its own `ts` or the ui messages. */
+  atOf(index: number, own: unknown, role: string | null): number | null;
 }
 
 /** Items of each message, by its index; the working directory its environment details name. */
@@ -48,7 +48,7 @@ export function walkApiHistory(
     result: { output?: string; error?: string; isError?: boolean } | null,
   ) => {
     const call = toolCall(p, result);
-    const at = ctx.atOf(p.index, (messages[p.index] as Record<string, unknown>)['ts']);
+    const at = ctx.atOf(p.index, (messages[p.index] as Record<string, unknown>)['ts'], 'assistant');
     byIndex[index]?.push({
       kind: 'tool_call',
       at,
@@ -67,7 +67,7 @@ export function walkApiHistory(
       ctx.tally.problem(index + 1, 'message is not an object', file);
       return;
     }
-    const at = ctx.atOf(index, raw['ts']);
+    const at = ctx.atOf(index, raw['ts'], strField(raw, 'role'));
     const common = {
       at,
       line: index + 1,
@@ -96,7 +96,12 @@ export function walkApiHistory(
       for (const block of blocks) {
         const type = isRecord(block) ? strField(block, 'type') : 'text';
         if (type === 'text' || typeof block === 'string') {
-          const { calls, prose } = parseToolTags(textOf(block));
+          const { calls, prose: tagged } = parseToolTags(textOf(block));
+          // Cline shows its text without the `<thinking>` tags its prompt asks for; so does the reply here.
+          const prose = tagged
+            .replace(/<thinking>\s?/g, '')
+            .replace(/\s?<\/thinking>/g, '')
+            .trim();
           if (prose) out.push({ ...common, kind: 'assistant', text: prose, reasoning: false });
           for (const call of calls) {
             if (compactionTools.has(call.name)) {

@@ -47,13 +47,15 @@ export function parseClineTask(files: ClineTaskFiles, options: ClineTaskOptions 
     options.taskId !== undefined && /^\d{10,}$/.test(options.taskId) ? Number(options.taskId) : null;
   const walk = walkApiHistory(messages, {
     tally,
-    atOf(index, own) {
+    atOf(index, own, role) {
       if (typeof own === 'number') return own;
-      return (
-        ui.tsByHistoryIndex.get(index) ??
-        ui.tsByHistoryIndex.get(index - 1) ??
-        (index === 0 ? (ui.firstTs ?? taskStart) : null)
-      );
+      if (index === 0) return ui.firstTs ?? taskStart;
+      // A ui message records the last api message of its moment: Cline says `api_req_started` and then appends
+      // the request's user message, and streams the reply's says before it appends the assistant message. So
+      // message i's time is among the says of i-1: a request's user message is sent at the last of them (its
+      // `api_req_started`), a reply starts at the first. The says of i itself come after it, with the next one.
+      const said = role === 'user' ? ui.lastTsByHistoryIndex : ui.tsByHistoryIndex;
+      return said.get(index - 1) ?? ui.tsByHistoryIndex.get(index) ?? null;
     },
   });
   if (!roo)

@@ -23,6 +23,8 @@ const knownAsks = new Set(
 export interface UiReading {
   /** Earliest `ts` of the ui messages said while api message `i` was the last one. */
   readonly tsByHistoryIndex: Map<number, number>;
+  /** Latest `ts` of the ui messages said while api message `i` was the last one. */
+  readonly lastTsByHistoryIndex: Map<number, number>;
   readonly firstTs: number | null;
   readonly title: string | null;
   /** Items to place before api message `pos` (the end when past it). */
@@ -31,6 +33,7 @@ export interface UiReading {
 
 export function readUiMessages(messages: readonly unknown[], tally: Tally): UiReading {
   const tsByHistoryIndex = new Map<number, number>();
+  const lastTsByHistoryIndex = new Map<number, number>();
   const placed: { pos: number; item: TranscriptItem }[] = [];
   let firstTs: number | null = null;
   let title: string | null = null;
@@ -49,6 +52,7 @@ export function readUiMessages(messages: readonly unknown[], tally: Tally): UiRe
       typeof raw['conversationHistoryIndex'] === 'number' ? raw['conversationHistoryIndex'] : lastIndex;
     lastIndex = index;
     if (ts !== null && index >= 0 && !tsByHistoryIndex.has(index)) tsByHistoryIndex.set(index, ts);
+    if (ts !== null && index >= 0) lastTsByHistoryIndex.set(index, ts);
     const common = { at: ts, line: k + 1, thread: null, sourceId: ts === null ? null : `ui:${ts}` };
     const deleted = raw['conversationHistoryDeletedRange'];
     if (Array.isArray(deleted) && deleted.length === 2 && JSON.stringify(deleted) !== range) {
@@ -76,5 +80,5 @@ export function readUiMessages(messages: readonly unknown[], tally: Tally): UiRe
       });
     }
   });
-  return { tsByHistoryIndex, firstTs, title, placed };
+  return { tsByHistoryIndex, lastTsByHistoryIndex, firstTs, title, placed };
 }

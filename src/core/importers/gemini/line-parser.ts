@@ -183,13 +183,23 @@ function rewriteHistory(
   const out: TranscriptItem[] = [];
   let snapshot: string | null = null;
   const fresh: Record<string, unknown>[] = [];
+  let afterSnapshot = false;
   for (const msg of messages) {
     if (!isRecord(msg) || typeof msg['id'] !== 'string') continue;
-    const text = msg['type'] === 'user' && !state.seen.has(msg['id']) ? partsText(msg['content']) : '';
+    const unseen = !state.seen.has(msg['id']);
+    const text = msg['type'] === 'user' && unseen ? partsText(msg['content']) : '';
     if (snapshot === null && text.includes('<state_snapshot>')) {
       snapshot = text;
       state.seen.set(msg['id'], { text: true, thoughts: 0 });
-    } else fresh.push(msg);
+      afterSnapshot = true;
+      continue;
+    }
+    // The model's acknowledgement the compression writes after its snapshot ("Got it. Thanks for the additional
+    // context!") is part of the compaction, not a reply to the person.
+    if (afterSnapshot && unseen && msg['type'] === 'gemini')
+      state.seen.set(msg['id'], { text: true, thoughts: 0 });
+    else fresh.push(msg);
+    afterSnapshot = false;
   }
   if (dropped.length > 0 || snapshot !== null) {
     const first = dropped[0] ?? '';
