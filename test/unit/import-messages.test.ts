@@ -136,3 +136,23 @@ describe('a reply no call followed', () => {
     }
   });
 });
+
+describe('a long message', () => {
+  it('is bounded like other texts, saying how much the transcript holds', async () => {
+    const codex = generateCodexSession();
+    const { api, database } = await memoryBrain({ limits: { maxMessageChars: 60 } });
+    try {
+      const files = [{ name: codex.main.name, data: codex.main.bytes }];
+      const [session] = (await api.importTranscript({ files })).sessions;
+      const messages = await api.listMessages(session!.sessionId, session!.taskId);
+      expect(messages.length).toBe(codex.truth.messages.length);
+      for (const m of messages) expect(m.content.length).toBeLessThanOrEqual(60);
+      // Control: the texts were longer than the bound.
+      const long = codex.truth.messages.filter((m) => m.text.length > 60).length;
+      expect(long).toBeGreaterThan(3);
+      expect(messages.filter((m) => m.content.includes('more characters')).length).toBe(long);
+    } finally {
+      await database.close();
+    }
+  });
+});
