@@ -24,6 +24,7 @@ export interface ResumePromptOptions {
 export const maxPlainLineChars = 400;
 const maxGoalChars = 1_500;
 const maxTextChars = 300;
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 type Section = readonly string[] | null;
 
@@ -255,7 +256,7 @@ function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
       notPassing,
       max,
       (v) =>
-        `${v.result} (${v.failedRuns} of ${v.runs} runs did not pass) — ${finished ? 'not passing when the run ended' : 'still to fix and run'}: ${voice.code(quote(v.name))}`,
+        `${v.result} (${v.failedRuns} of ${count(v.runs, 'run')} did not pass) — ${finished ? 'not passing when the run ended' : 'still to fix and run'}: ${voice.code(quote(v.name))}`,
       more,
     ),
     ...boundedList(
@@ -278,7 +279,7 @@ function fileLines(point: ResumePoint, max: number, voice: Voice): string[] {
         !voice.tools || file.checkpointEntryIds.length === 0
           ? ''
           : `; checkpoint entries ${file.checkpointEntryIds.join(', ')}`;
-      return `${file.path} (${file.change}, ${file.edits} edit${file.edits === 1 ? '' : 's'}${entries}${file.outside ? '; outside the project' : ''})`;
+      return `${file.path} (${file.change}, ${count(file.edits, 'edit')}${entries}${file.outside ? '; outside the project' : ''})`;
     },
     voice.tools ? 'search_history with the path' : 'git status shows every changed file',
   );
@@ -298,12 +299,12 @@ function droppedLines(point: ResumePoint, voice: Voice): string[] {
   const cp = point.checkpoint;
   if (!voice.tools)
     return [
-      `The run had ${cp.eventCount} recorded events; this handoff keeps what is still in force. Superseded ` +
+      `The run had ${count(cp.eventCount, 'recorded event')}; this handoff keeps what is still in force. Superseded ` +
         "decisions, repeated checks and tool output are left out: they are in the original agent's transcript.",
     ];
   const lines = [
-    `The session has ${cp.eventCount} events; this handoff carries their substance (the checkpoint) and ` +
-      `${point.load.tail.length} recent ones. Superseded decisions, resolved blockers, repeated checks, free notes ` +
+    `The session has ${count(cp.eventCount, 'event')}; this handoff carries their substance (the checkpoint) and ` +
+      `${count(point.load.tail.length, 'recent one')}. Superseded decisions, resolved blockers, repeated checks, free notes ` +
       'and tool output are left out: find them with search_history (a file name, an error message, a word).',
   ];
   if (point.load.files.length > 0) lines.push(`More in the project's files: ${point.load.files.join(', ')}.`);

@@ -36,7 +36,10 @@ export interface TaskCheckpoints {
 export class CheckpointsState extends ViewState {
   sessions = $state.raw<readonly Session[]>([]);
   session = $state.raw<Session | null>(null);
-  /** Every task of the session has ended (done, failed, superseded): its story is told in the past tense. */
+  /**
+   * Every task of the session has ended (done, failed, superseded), or it is an imported run: its story is told in
+   * the past tense.
+   */
   sessionEnded = $state(false);
   tasks = $state.raw<readonly TaskCheckpoints[]>([]);
   task = $state.raw<TaskCheckpoints | null>(null);
@@ -133,11 +136,17 @@ export class CheckpointsState extends ViewState {
         diffError = messageOf(error);
       }
     }
+    // A past session says what happened, not what has not happened "yet": one whose tasks all ended, or another
+    // agent's imported run (a record; nothing more comes to it here). Asked only when the empty text will show.
+    const ended =
+      (tasks.length > 0 && tasks.every((t) => t.state !== 'running' && t.state !== 'waiting_user')) ||
+      (session !== null &&
+        withEntries.length === 0 &&
+        (await brain.listImportedSessions()).some((i) => i.sessionId === session.id));
     if (want !== this.#want) return;
     this.sessions = sessions;
     this.session = session;
-    this.sessionEnded =
-      tasks.length > 0 && tasks.every((t) => t.state !== 'running' && t.state !== 'waiting_user');
+    this.sessionEnded = ended;
     this.tasks = withEntries;
     this.task = task;
     this.entry = entry;

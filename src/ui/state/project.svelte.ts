@@ -22,6 +22,7 @@ import {
 import { messageOf } from '../errors';
 import { noDrafts, withDraft, withoutDraft, type Drafts } from '../drafts';
 import { downloadBlob } from '../files';
+import { formatCount } from '../format';
 import type { BrainState } from './brain.svelte';
 import { Operation } from './operation.svelte';
 import { createRefresher } from './refresher';
@@ -287,11 +288,11 @@ export class ProjectState extends ViewState {
       0,
     );
     await this.importing.run(
-      { phase: `Importing ${files.length} files`, done: 0, total: bytes, unit: 'bytes' },
+      { phase: `Importing ${formatCount(files.length, 'file')}`, done: 0, total: bytes, unit: 'bytes' },
       async (report) => {
         const result = await brain.importFolderFiles(files, { name, replace, skipped });
         report({
-          phase: `Imported ${result.files} files`,
+          phase: `Imported ${formatCount(result.files, 'file')}`,
           done: result.bytes,
           total: result.bytes,
           unit: 'bytes',
