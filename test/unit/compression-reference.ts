@@ -187,6 +187,7 @@ function extractValidations(
     result.push({
       eventId: v.id,
       name: v.name,
+      command: v.command ?? v.name,
       result: v.result,
       text: v.text,
       at: v.createdAt,
@@ -416,6 +417,7 @@ export function referenceValidationsDone(all: readonly SessionEvent[]): ResumeVa
     latest.set(`${e.planStepId ?? ''}\u0000${e.name}`, {
       eventId: e.id,
       name: e.name,
+      command: e.command ?? e.name,
       result: e.result,
       planStepId: e.planStepId,
       at: e.createdAt,

@@ -100,7 +100,13 @@ export interface EventsApi {
     },
   ): Promise<RecordedEvent>;
   recordValidation(
-    input: EventTarget & { readonly name: string; readonly result: ValidationResult; readonly text?: string },
+    input: EventTarget & {
+      readonly name: string;
+      /** The command as typed, when the name is not it (`name` stays the check's identity). */
+      readonly command?: string;
+      readonly result: ValidationResult;
+      readonly text?: string;
+    },
   ): Promise<RecordedEvent>;
   raiseBlocker(input: EventTarget & { readonly text: string }): Promise<RecordedEvent>;
   resolveBlocker(
@@ -195,7 +201,10 @@ export interface CompressionResult {
 
 export interface ResumeValidation {
   readonly eventId: EventId;
+  /** The check's identity (runs with the same name are the same check). */
   readonly name: string;
+  /** The command as the agent typed it (the name when it recorded none). */
+  readonly command: string;
   readonly result: ValidationResult;
   readonly planStepId: PlanStepId | null;
   readonly at: number;

@@ -20,7 +20,7 @@ import {
 import type { CheckpointDecision, CheckpointText } from './model';
 
 /** Bump when the state's shape or meaning changes: older saved states are then folded again from the start. */
-export const FOLD_FORMAT = 3;
+export const FOLD_FORMAT = 4;
 
 interface FoldJson {
   readonly format: number;
@@ -142,6 +142,7 @@ const isFoldJson = isRecord({
       latest: isRecord({
         ...text,
         name: isString,
+        command: isString,
         result: isOneOf('passed', 'failed', 'error'),
         planStepId: orNull(isId),
       }),

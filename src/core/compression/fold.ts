@@ -75,6 +75,8 @@ export interface AgentPlanFold {
 export interface CheckRun {
   readonly eventId: EventId;
   readonly name: string;
+  /** The command as the agent typed it (the name when the event has none). */
+  readonly command: string;
   readonly result: ValidationResult;
   readonly text: string;
   readonly at: number;
@@ -247,6 +249,7 @@ function foldValidation(state: CompressionFold, e: SessionEvent & { kind: 'valid
   const latest: CheckRun = {
     eventId: e.id,
     name: e.name,
+    command: e.command ?? e.name,
     result: e.result,
     text: e.text,
     at: e.createdAt,

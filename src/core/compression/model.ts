@@ -39,7 +39,10 @@ export interface CheckpointFile {
 
 export interface CheckpointValidation {
   readonly eventId: EventId;
+  /** The check's identity: runs with the same name (and plan step) are the same check. */
   readonly name: string;
+  /** The command as the agent typed it, to quote and to run again (the name when it recorded none). */
+  readonly command: string;
   readonly result: ValidationResult;
   readonly text: string;
   readonly at: number;

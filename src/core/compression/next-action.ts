@@ -70,8 +70,11 @@ const latestFailing = (
   return failing.sort((a, b) => b.eventId - a.eventId)[0] ?? null;
 };
 
+/** A check as the agent typed it, on one line and bounded. */
+const typed = (run: CheckpointValidation) => boundedInline(run.command, run.eventId, 200);
+
 const describeRun = (run: CheckpointValidation) =>
-  `the last run of ${run.name} ${run.result === 'error' ? 'errored' : 'failed'}${run.text ? `: ${run.text}` : ''}`;
+  `the last run of ${typed(run)} ${run.result === 'error' ? 'errored' : 'failed'}${run.text ? `: ${run.text}` : ''}`;
 
 type ActionParts = Partial<NextAction> & Pick<NextAction, 'kind' | 'text'>;
 
@@ -113,7 +116,7 @@ function doneAction(input: NextActionInput): ActionParts {
     ...kept.filter((f) => f.change !== 'created'),
     ...kept.filter((f) => f.change === 'created'),
   ].map((f) => f.path);
-  const checks = latestByName(input.validations).map((v) => `${v.name} ${v.result}`);
+  const checks = latestByName(input.validations).map((v) => `${typed(v)} ${v.result}`);
   const parts = [
     files.length > 0 ? `changed ${listed(files)}` : 'no file changes recorded',
     ...(checks.length > 0 ? [`last checks: ${listed(checks, 4)}`] : []),
@@ -131,7 +134,7 @@ function verifyAction(input: NextActionInput, last: LastAction, said: Checkpoint
   const left =
     stale.length > 0
       ? ` Not verified since files changed: ${listed(
-          stale.map((v) => v.name),
+          stale.map((v) => typed(v)),
           4,
         )}.`
       : ' Check its result, then take the next step toward the goal.';
@@ -188,7 +191,7 @@ function chooseAction(input: NextActionInput): ActionParts {
   if (failing) {
     return {
       kind: 'fix_validation',
-      text: `Make ${failing.name} pass — ${describeRun(failing)}.`,
+      text: `Make ${typed(failing)} pass — ${describeRun(failing)}.`,
       eventId: failing.eventId,
       failing,
     };

@@ -104,7 +104,7 @@ function validationLines(cp: ActiveCheckpoint, max: number): string[] {
       run.planStepId !== null && stepN.has(run.planStepId) ? `, step ${stepN.get(run.planStepId)}` : '';
     const history = run.runs > 1 ? ` — ${run.runs} runs, ${run.failedRuns} not passed` : '';
     const detail = run.text ? `: ${inline(run.text, Math.min(max, 200))}` : '';
-    return `- ${resultMark(run)} \`${inline(run.name, 120)}\` ${run.result}${detail} (#${run.eventId}${where}${history}${sinceText(run)})`;
+    return `- ${resultMark(run)} \`${inline(run.command, 120)}\` ${run.result}${detail} (#${run.eventId}${where}${history}${sinceText(run)})`;
   });
 }
 

@@ -40,7 +40,9 @@ export function eventToLine(event: SessionEvent): { [key: string]: Json } {
       break;
     case 'validation':
       line['name'] = event.name;
+      if (event.command !== undefined) line['command'] = event.command;
       line['result'] = event.result;
+      if (event.baseline) line['baseline'] = true;
       break;
     case 'blocker_resolved':
       line['resolves'] = event.resolves;
@@ -88,7 +90,9 @@ export function eventFromLine(value: unknown): SessionEvent {
       change: line['change'],
       checkpointEntryId: line['checkpoint'],
       name: line['name'],
+      command: line['command'],
       result: line['result'],
+      baseline: line['baseline'],
       resolves: line['resolves'],
       answers: line['answers'],
       next: line['next'],

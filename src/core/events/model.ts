@@ -76,6 +76,12 @@ export type ValidationEvent = EventCommon & {
   readonly kind: 'validation';
   /** What was run, e.g. `npm test` or `typecheck`: validations with the same name are the same check. */
   readonly name: string;
+  /**
+   * The command as the agent typed it (`python3 -m pytest tests/test_x.py -q`), when it differs from the name —
+   * a recorded check's name is its normalised identity (`pytest tests/test_x.py`). Shown and quoted, never used
+   * to tell checks apart.
+   */
+  readonly command?: string;
   readonly result: ValidationResult;
   /** Run with the agent's changes set aside (a `git stash` before it): what failed here failed before the change. */
   readonly baseline?: true;
@@ -141,6 +147,7 @@ export type NewEventInput = {
   | {
       readonly kind: 'validation';
       readonly name: string;
+      readonly command?: string | null;
       readonly result: ValidationResult;
       readonly baseline?: boolean;
     }
@@ -171,6 +178,7 @@ export interface EventData {
   readonly why?: string;
   readonly change?: FileChangeKind;
   readonly name?: string;
+  readonly command?: string;
   readonly result?: ValidationResult;
   readonly next?: string;
   readonly outside?: true;
@@ -285,13 +293,20 @@ export function parseEventInput(input: unknown, limits: EventLimits = defaultEve
       record.data = data;
       return record;
     }
-    case 'validation':
+    case 'validation': {
+      const name = requireNonEmpty(raw['name'], 'Validation name', limits.maxNameChars);
+      const command =
+        raw['command'] === undefined || raw['command'] === null
+          ? ''
+          : requireText(raw['command'], 'Validation command', limits.maxTextChars).trim();
       record.data = {
-        name: requireNonEmpty(raw['name'], 'Validation name', limits.maxNameChars),
+        name,
+        ...(command !== '' && command !== name ? { command } : {}),
         result: parseValidationResult(raw['result']),
         ...(raw['baseline'] === true ? { baseline: true as const } : {}),
       };
       return record;
+    }
     case 'blocker_resolved':
       record.refEventId = asEventId(requireId(raw['resolves'], 'resolves'));
       return record;
@@ -373,6 +388,7 @@ export function eventFromRecord(record: EventRecord & EventStamp): SessionEvent 
     case 'validation': {
       const validation = commonOf<ValidationEvent>(record, 'validation');
       validation.name = record.data.name ?? '';
+      if (record.data.command !== undefined) validation.command = record.data.command;
       validation.result = record.data.result ?? 'error';
       if (record.data.baseline === true) validation.baseline = true;
       return validation;
@@ -411,7 +427,7 @@ export function describeEvent(event: SessionEvent): string {
     case 'file_change':
       return `${event.change === 'created' ? 'Created' : event.change === 'deleted' ? 'Deleted' : 'Changed'} ${event.path}${event.text ? `: ${event.text}` : ''}`;
     case 'validation':
-      return `${event.name}${event.baseline ? ' (changes set aside)' : ''}: ${event.result}${event.text ? ` — ${event.text}` : ''}`;
+      return `${event.command ?? event.name}${event.baseline ? ' (changes set aside)' : ''}: ${event.result}${event.text ? ` — ${event.text}` : ''}`;
     case 'blocker':
       return `Blocker: ${event.text}`;
     case 'blocker_resolved':

@@ -151,6 +151,7 @@ export function toolCallRecords(
           ? {
               kind: 'validation',
               name: run.id,
+              command: commandOf(run),
               result: v.result,
               text: v.text,
               ...(run.baseline ? { baseline: true } : {}),
@@ -162,6 +163,12 @@ export function toolCallRecords(
     notes,
   };
 }
+
+/**
+ * The check's command as the agent typed it, with the `cd` into the folder it ran in (its name says `web: npm
+ * test`; the agent typed `cd web && npm test`).
+ */
+const commandOf = (run: CheckRun) => (run.scope === null ? run.command : `cd ${run.scope} && ${run.command}`);
 
 /** The records in the order they are written (intention, file changes, validations, todo). */
 export function recordsInOrder(r: ToolCallRecords): EventFields[] {

@@ -19,9 +19,10 @@ export function validationsDone(fold: CompressionFold): ResumeValidation[] {
     .sort((a, b) => a.firstEventId - b.firstEventId)
     .map(({ latest }) => latest)
     .filter((run) => run.result === 'passed')
-    .map(({ eventId, name, result, planStepId, at }) => ({
+    .map(({ eventId, name, command, result, planStepId, at }) => ({
       eventId,
       name,
+      command,
       result,
       planStepId,
       at,

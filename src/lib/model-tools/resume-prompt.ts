@@ -199,7 +199,7 @@ function nextLines(point: ResumePoint, voice: Voice): string[] {
     );
   if (action.failing)
     out.push(
-      `The check ${voice.code(action.failing.name)} last ${action.failing.result}: ${t(action.failing.text)}`,
+      `The check ${typed(action.failing.command, voice)} last ${action.failing.result}: ${t(action.failing.text)}`,
     );
   return out;
 }
@@ -226,6 +226,17 @@ function planLines(point: ResumePoint, max: number, voice: Voice): string[] {
 
 const scriptGone = (name: string, point: ResumePoint) => runsDeletedScript(name, point.checkpoint.files);
 
+/**
+ * A check's command as the agent typed it (`python3 -m pytest …`, not its identity `pytest …`): exactly, when it
+ * is one line of a sensible length; else on one line, bounded.
+ */
+const typed = (command: string, voice: Voice) =>
+  voice.code(
+    /\n/.test(command) || command.length > maxTextChars
+      ? boundedQuote(command, maxTextChars, voice.more(''))
+      : command.trim(),
+  );
+
 function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
   const finished = point.firstUnfinishedAction.kind === 'done';
   const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
@@ -242,28 +253,28 @@ function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
     ...boundedList(
       holding,
       max,
-      (v) => `passed, nothing changed since — do not run again: ${voice.code(quote(v.name))}`,
+      (v) => `passed, nothing changed since — do not run again: ${typed(v.command, voice)}`,
       more,
     ),
     ...boundedList(
       staled,
       max,
       (v) =>
-        `passed, but ${v.changedSince.slice(0, 5).join(', ')}${v.changedSince.length > 5 ? ' …' : ''} changed since — run again: ${voice.code(quote(v.name))}`,
+        `passed, but ${v.changedSince.slice(0, 5).join(', ')}${v.changedSince.length > 5 ? ' …' : ''} changed since — run again: ${typed(v.command, voice)}`,
       more,
     ),
     ...boundedList(
       notPassing,
       max,
       (v) =>
-        `${v.result} (${v.failedRuns} of ${count(v.runs, 'run')} did not pass) — ${finished ? 'not passing when the run ended' : 'still to fix and run'}: ${voice.code(quote(v.name))}`,
+        `${v.result} (${v.failedRuns} of ${count(v.runs, 'run')} did not pass) — ${finished ? 'not passing when the run ended' : 'still to fix and run'}: ${typed(v.command, voice)}`,
       more,
     ),
     ...boundedList(
       before,
       max,
       (v) =>
-        `${v.result}, failing before the change too (a run with the changes set aside failed the same way) — not the goal: ${voice.code(quote(v.name))}${v.text ? ` (${t(v.text)})` : ''}`,
+        `${v.result}, failing before the change too (a run with the changes set aside failed the same way) — not the goal: ${typed(v.command, voice)}${v.text ? ` (${t(v.text)})` : ''}`,
       more,
     ),
   ];

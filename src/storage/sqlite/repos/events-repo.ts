@@ -43,6 +43,7 @@ const validData: Record<keyof EventData, (value: unknown) => boolean> = {
   why: (value) => typeof value === 'string',
   change: (value) => (fileChangeKinds as readonly unknown[]).includes(value),
   name: (value) => typeof value === 'string',
+  command: (value) => typeof value === 'string',
   result: (value) => (validationResults as readonly unknown[]).includes(value),
   next: (value) => typeof value === 'string',
   outside: (value) => value === true,
