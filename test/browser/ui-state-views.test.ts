@@ -259,4 +259,40 @@ describe('CheckpointsState', () => {
     expect((await brain.readProjectFile('b.txt')).text).toBe('b3\n');
     expect(view.restorePlan).toBeNull();
   });
+
+  it('tells an imported run in the past tense, a live session with no change yet in the present', async () => {
+    const { state, brain } = await openState();
+    const { id: live } = await brain.startSession({ title: 'live' });
+    await brain.startTask({ sessionId: live, title: 'still running' });
+    // An imported chat that changed no file and ended with no answer (its task still running).
+    const chat = [
+      { type: 'session_meta', payload: { id: 'c0ffee00-0000-4000-8000-000000000001', cwd: '/home/dev/q' } },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Look at q.py' }] },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: '{"cmd":"cat q.py"}',
+          call_id: 'call_1',
+        },
+      },
+    ].map((r) => JSON.stringify({ timestamp: '2026-11-21T08:00:00.000Z', ...r }));
+    const data = new TextEncoder().encode(`${chat.join('\n')}\n`);
+    const [imported] = (await brain.importTranscript({ files: [{ name: 'rollout-c0ffee00.jsonl', data }] }))
+      .sessions;
+    expect((await brain.listTasks(imported!.sessionId)).map((t) => t.state)).toEqual(['running']);
+
+    const view = new CheckpointsState(state);
+    stops.push(view.start());
+    view.select(live, null, null);
+    await view.settled();
+    expect([view.tasks.length, view.sessionEnded]).toEqual([0, false]);
+    view.select(imported!.sessionId, null, null);
+    await view.settled();
+    expect([view.tasks.length, view.sessionEnded]).toEqual([0, true]);
+  });
 });

@@ -89,6 +89,13 @@ test('a dropped Claude Code project folder: its session, the resume prompt, a di
     // It is in Sessions, marked with its agent.
     await result.getByRole('link', { name: title }).click();
     await expect(page.getByRole('main')).toContainText(title);
+    // Its conversation as the task's messages: the person's prompts and the agent's replies, each at its own time.
+    const messages = page.getByTestId('messages').locator('li');
+    await expect(messages.first()).toContainText(truth.prompts[0]!);
+    await expect(messages).toHaveCount(truth.messages.length);
+    await expect(messages.nth(1)).toContainText(truth.messages[1]!.text);
+    await expect(messages.first().locator('.role')).toHaveText('user');
+    await expect(messages.nth(1).locator('.role')).toHaveText('assistant');
 
     // A diff of one of its edits.
     await page.goto(`/#/checkpoints?session=${imported!.sessionId}`);
