@@ -35,6 +35,26 @@ describe('resumePrompt for any agent', () => {
     },
   );
 
+  it('tells a run handed over in the past tense: no check "recorded yet"', async () => {
+    const { api, database } = await memoryBrain();
+    try {
+      const [, files] = transcriptCases().find(([name]) => name === 'swe-agent')!;
+      const [session] = (await api.importTranscript({ files })).sessions;
+      const point = await api.resumePoint(session!.sessionId);
+      const none = { ...point, validationsDone: [], checkpoint: { ...point.checkpoint, validations: [] } };
+      expect(resumePromptFrom(none)).toContain('No checks were recorded.');
+      expect(resumePromptFrom(none)).not.toContain('recorded yet');
+      // Control: a live session handed to a model with the brain's tools is still going.
+      const live = {
+        ...none,
+        firstUnfinishedAction: { ...none.firstUnfinishedAction, kind: 'start_step' as const },
+      };
+      expect(resumePromptFrom(live, { for: 'brain-tools' })).toContain('No checks recorded yet.');
+    } finally {
+      await database.close();
+    }
+  });
+
   it('bounds a 4,000-character task, keeps its paragraphs, drops template tags and says where the rest is', async () => {
     const { api, database } = await memoryBrain();
     try {

@@ -177,7 +177,13 @@ function stoppedLines(point: ResumePoint, voice: Voice): string[] {
   const latest = cp.latestInstruction;
   if (latest && (voice.tools || goalInstruction(point)?.eventId !== latest.eventId))
     out.push(`Latest instruction from the person: ${t(voice.tools ? latest.text : untagged(latest.text))}`);
-  if (out.length === 0) out.push('Nothing recorded yet about where it stopped.');
+  // The plain form hands over a run that stopped: what was not recorded then will not be ("yet" is for a live one).
+  if (out.length === 0)
+    out.push(
+      voice.tools
+        ? 'Nothing recorded yet about where it stopped.'
+        : 'Nothing was recorded about where it stopped.',
+    );
   return out;
 }
 
@@ -278,7 +284,8 @@ function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
       more,
     ),
   ];
-  return lines.length === 0 ? ['No checks recorded yet.'] : lines;
+  if (lines.length > 0) return lines;
+  return [voice.tools && !finished ? 'No checks recorded yet.' : 'No checks were recorded.'];
 }
 
 function fileLines(point: ResumePoint, max: number, voice: Voice): string[] {
