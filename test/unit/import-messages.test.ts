@@ -131,6 +131,11 @@ describe('a reply no call followed', () => {
         expect(note.createdAt).toBe(replies.get(note.text));
         expect(prompts.has(note.createdAt)).toBe(false);
       }
+      // Search finds the replies and prompts through their events (messages are not indexed twice).
+      const search = async (q: string) =>
+        (await api.searchHistory(q, { sessionId: session!.sessionId })).hits.map((h) => h.source);
+      expect(await search('"Done with turn 7"')).toContain('event');
+      expect(await search(`"${claude.truth.prompts[3]!.replace(/[^\w ]/g, ' ').trim()}"`)).toContain('event');
     } finally {
       await database.close();
     }
