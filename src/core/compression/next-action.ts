@@ -191,7 +191,7 @@ function chooseAction(input: NextActionInput): ActionParts {
   if (failing) {
     return {
       kind: 'fix_validation',
-      text: `Make ${typed(failing)} pass — ${describeRun(failing)}.`,
+      text: `Make ${typed(failing)} pass — its last run ${failing.result === 'error' ? 'errored' : 'failed'}${failing.text ? `: ${failing.text}` : ''}.`,
       eventId: failing.eventId,
       failing,
     };
