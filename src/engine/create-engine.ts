@@ -18,6 +18,7 @@ import { createIdleWalCheckpoint } from './database/idle-wal-checkpoint';
 import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/feature';
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
+import type { FollowOptions } from './follow/feature';
 import { observeEngine, type FeaturesApi } from './observe';
 import { createIdleRunner } from './history/idle';
 import { createProjectFeature } from './project/feature';
@@ -32,6 +33,8 @@ export interface EngineDeps {
   readonly storageEstimate?: () => Promise<Pick<BrainInfo, 'quota' | 'persisted'>>;
   /** Cleanup: automatic passes (on by default) and their timings; tests inject timers or a checkpoint port. */
   readonly lifecycle?: LifecycleOptions;
+  /** Following agents' history folders: looks by itself (default), or only when asked (tests). */
+  readonly follow?: FollowOptions;
   /** The project's .agent folder for the memory features (tests inject one; default: the open project, if any). */
   readonly memoryFiles?: MemoryFilesProvider;
 }
@@ -78,7 +81,7 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   const api: FeaturesApi = assemble(
     createDatabaseFeature(ctx, deps, listeners),
     createSessionsFeature(ctx),
-    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles, checkpointStore),
+    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles, checkpointStore, deps.follow),
     project.api,
     archive.api,
     createCheckpointsFeature(ctx, checkpointStore),

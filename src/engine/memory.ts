@@ -13,11 +13,13 @@ import type { MemoryFilesProvider } from './memory-files';
 import type { CheckpointStore } from './checkpoints/feature';
 import { createToolCallDeps, createToolCallsFeature } from './tool-calls/feature';
 import { createImportersFeature } from './importers/feature';
+import { createFollowFeature, type FollowOptions } from './follow/feature';
 
 export function createMemoryFeatures(
   ctx: EngineContext,
   files: MemoryFilesProvider,
   checkpoints: CheckpointStore,
+  follow: FollowOptions = {},
 ) {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
@@ -31,5 +33,6 @@ export function createMemoryFeatures(
     // The tool-call recorder writes events through the same log and checkpoints through the shared store.
     createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints)),
     createImportersFeature(ctx, log, checkpoints),
+    createFollowFeature(ctx, log, checkpoints, follow),
   ] as const;
 }

@@ -210,6 +210,12 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     importTranscript: (...[input, onProgress]: Parameters<BrainApi['importTranscript']>) =>
       call('importTranscript')(input, onProgress && Comlink.proxy(onProgress)),
     listImportedSessions: call('listImportedSessions'),
+    // The folder's handle crosses by structured clone (it stays readable in the worker).
+    followFolder: call('followFolder'),
+    unfollowFolder: call('unfollowFolder'),
+    listFollowedFolders: call('listFollowedFolders'),
+    pollFollowedFolder: call('pollFollowedFolder'),
+    setFollowVisibility: call('setFollowVisibility'),
     audit: call('audit'),
     maintain: call('maintain'),
     compact: call('compact'),

@@ -47,6 +47,8 @@ export * from './tool-calls';
 import type { ToolCallsApi } from './tool-calls';
 export * from './importers';
 import type { ImportersApi } from './importers';
+export * from './follow';
+import type { FollowApi } from './follow';
 
 export type ChangeTopic =
   | 'sessions'
@@ -61,7 +63,9 @@ export type ChangeTopic =
   | 'plans'
   | 'project'
   /** A size sample was recorded (see `sizeHistory`). */
-  | 'sizes';
+  | 'sizes'
+  /** A followed folder was looked at, followed or unfollowed (see `listFollowedFolders`). */
+  | 'follow';
 
 export interface BrainChange {
   readonly topic: ChangeTopic;
@@ -171,4 +175,5 @@ export type BrainApi = CoreApi &
   SizeHistoryApi &
   ProgressApi &
   ToolCallsApi &
-  ImportersApi;
+  ImportersApi &
+  FollowApi;

@@ -166,6 +166,13 @@ export interface LineParser {
   push(line: string, lineNo: number): TranscriptItem[];
   /** `torn`: the file did not end with a newline (its last pushed line may be cut short). */
   finish(options?: { readonly torn?: boolean }): TranscriptItem[];
+  /**
+   * True when nothing read so far waits for a later line (no call without its result, no compaction without its
+   * summary): a fresh parser started at the next line reads the rest as this one would, except for what only the
+   * earlier records tell (duplicates of them, rewinds to them). A follower resumes there after a reload. Absent:
+   * the format has no such point, and a resumed follower reads the file again from its start.
+   */
+  settled?(): boolean;
   meta(): TranscriptMeta;
   stats(): TranscriptStats;
   problems(): readonly TranscriptProblem[];

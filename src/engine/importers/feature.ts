@@ -10,7 +10,6 @@ import type {
   ImportProgressListener,
   ImportTranscriptResult,
 } from '../../core/api/importers';
-import type { TaskId } from '../../core/ids';
 import { BrainError } from '../../core/errors';
 import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
 import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
@@ -29,6 +28,7 @@ import { parseFiles, sortSources } from './sources';
 import { createBackupLookup } from './tool-call-input';
 import { importUnit, type UnitResult } from './unit';
 import { mergeSessions } from './merge';
+import { publishImported } from './publish';
 
 const clockNow = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
@@ -91,26 +91,14 @@ export function createImportersFeature(
       const first = refused[0] as { file: string; reason: string };
       throw new BrainError('MalformedLine', `${first.file} was not imported: ${first.reason}.`, { refused });
     }
-    await publish(imported, replay.touched);
+    await publishImported(
+      ctx,
+      log,
+      imported.map((s) => s.sessionId),
+      replay.touched,
+    );
     await reporter.force('done');
     return { sessions: imported, refused };
-  }
-
-  /** After the commit: the change notices, and the compression an imported session's size calls for. */
-  async function publish(
-    imported: readonly ImportedSession[],
-    touched: { readonly steps: ReadonlySet<TaskId>; readonly checkpoints: ReadonlySet<TaskId> },
-  ) {
-    for (const s of imported) {
-      ctx.emit({ topic: 'sessions', sessionId: s.sessionId });
-      ctx.emit({ topic: 'tasks', sessionId: s.sessionId });
-      ctx.emit({ topic: 'events', sessionId: s.sessionId });
-      ctx.emit({ topic: 'messages', sessionId: s.sessionId });
-      ctx.emit({ topic: 'summaries', sessionId: s.sessionId });
-    }
-    for (const taskId of touched.steps) ctx.emit({ topic: 'steps', taskId });
-    for (const taskId of touched.checkpoints) ctx.emit({ topic: 'checkpoints', taskId });
-    for (const s of imported) await log.hooks.afterPublish?.(s.sessionId).catch(() => false);
   }
 
   return {

@@ -28,7 +28,7 @@ import { bounded, clip, itemKey, maxTitleChars, sessionTitle } from './naming';
 
 /** Agents whose files record no end of a run: their last turn, an answer with no call after it, is the end. */
 const chatAgents: ReadonlySet<AgentKind> = new Set(['claude-code', 'codex', 'gemini-cli']);
-import { createThoughts } from './thoughts';
+import { createThoughts, type WaitingThought } from './thoughts';
 import { toolCallInput, type BackupLookup } from './tool-call-input';
 
 export interface WriterDeps {
@@ -92,11 +92,20 @@ export async function openTarget(
   return { sessionId, taskId, created: true, sourceSession };
 }
 
-export function createSessionWriter(deps: WriterDeps, target: SessionTarget, meta: () => TranscriptMeta) {
+/** The agent's text waiting for its next call; a follower carries it from one look to the next. */
+export type Thoughts = ReturnType<typeof createThoughts>;
+
+export const newThoughts = (from?: readonly WaitingThought[]): Thoughts => createThoughts(MAX_TEXT, from);
+
+export function createSessionWriter(
+  deps: WriterDeps,
+  target: SessionTarget,
+  meta: () => TranscriptMeta,
+  thoughts: Thoughts = newThoughts(),
+) {
   const { ctx, log, replay, imports } = deps;
   const counts = noCounts();
   const threads = new Map<string, TaskId>();
-  const thoughts = createThoughts(MAX_TEXT);
   const links = new Map<string, Promise<unknown>>();
   const deferred: DeferredWrites = { docs: [], touch: new Map() };
   let keys: string[] = [];
@@ -373,10 +382,13 @@ export function createSessionWriter(deps: WriterDeps, target: SessionTarget, met
       keys.push(key);
       if (keys.length >= FLUSH_EVERY * 4 || pending >= FLUSH_EVERY) await flush();
     },
-    async finish(): Promise<void> {
-      for (const thread of thoughts.threads()) await flushThought(thread);
+    /** `keepThoughts`: text still waiting for a call stays in `thoughts` (a follower's next look may bring it). */
+    async finish(options: { readonly keepThoughts?: boolean } = {}): Promise<void> {
+      if (options.keepThoughts !== true) for (const thread of thoughts.threads()) await flushThought(thread);
       await settleRunState();
       await flush();
     },
   };
 }
+
+export type SessionWriter = ReturnType<typeof createSessionWriter>;

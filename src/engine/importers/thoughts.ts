@@ -5,8 +5,18 @@
  */
 import { bounded } from './naming';
 
-export function createThoughts(maxChars: number) {
-  const said = new Map<string | null, { text: string[]; reasoning: string[]; at: number }>();
+/** What waits in one thread, as plain data (a follower keeps it with its resume point). */
+export interface WaitingThought {
+  readonly thread: string | null;
+  readonly text: readonly string[];
+  readonly reasoning: readonly string[];
+  readonly at: number;
+}
+
+export function createThoughts(maxChars: number, from: readonly WaitingThought[] = []) {
+  const said = new Map<string | null, { text: string[]; reasoning: string[]; at: number }>(
+    from.map((w) => [w.thread, { text: [...w.text], reasoning: [...w.reasoning], at: w.at }]),
+  );
   return {
     add(thread: string | null, text: string, reasoning: boolean, at: number) {
       if (text.trim() === '') return;
@@ -24,5 +34,8 @@ export function createThoughts(maxChars: number) {
       return parts.length === 0 ? null : { text: bounded(parts.join('\n\n'), maxChars), at: entry.at };
     },
     threads: () => [...said.keys()],
+    /** What waits now, to start another writer (after a reload) where this one stopped. */
+    waiting: (): WaitingThought[] =>
+      [...said].map(([thread, e]) => ({ thread, text: [...e.text], reasoning: [...e.reasoning], at: e.at })),
   };
 }

@@ -15,7 +15,13 @@ import { wholeText, sizeOf } from './bytes';
 import { readLines } from './lines';
 import { importedTitle, sessionTitle } from './naming';
 import type { ImportUnit } from './sources';
-import { createSessionWriter, openTarget, type WriterDeps } from './session-writer';
+import {
+  createSessionWriter,
+  openTarget,
+  type SessionTarget,
+  type SessionWriter,
+  type WriterDeps,
+} from './session-writer';
 
 /** A document format is parsed whole: this bounds the text held (a file, or a folder's files together). */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
@@ -108,21 +114,11 @@ export async function importUnit(
   const t = target as Awaited<ReturnType<typeof openTarget>>;
   await w.finish();
   const m = meta();
-  const title = importedTitle({ agentTitle: m.title, task: w.firstInstruction, id: t.sourceSession });
-  if (t.created) await deps.imports.retitle(t.sessionId, sessionTitle(m.agent, title), t.taskId, title);
-  const previous = await deps.imports.find(m.agent, t.sourceSession);
-  const added = Object.values(w.counts).reduce((a, b) => a + b, 0);
-  await deps.imports.save({
-    sessionId: t.sessionId,
-    agent: m.agent,
-    sourceSession: t.sourceSession,
-    taskId: t.taskId,
+  await saveUnit(deps, w, t, m, {
     format: unit.format.id,
-    fileName: name,
-    fileBytes: 'file' in unit ? sizeOf(unit.file.data) : unit.files.reduce((n, f) => n + sizeOf(f.data), 0),
+    name,
+    bytes: 'file' in unit ? sizeOf(unit.file.data) : unit.files.reduce((n, f) => n + sizeOf(f.data), 0),
     lastLine: maxLine,
-    items: (previous?.items ?? 0) + added,
-    importedAt: deps.ctx.clock.now(),
   });
   return {
     kind: 'imported',
@@ -142,6 +138,47 @@ export async function importUnit(
       problems: [...problems, ...w.problems],
     },
   };
+}
+
+/**
+ * After a unit's items (or a followed file's new ones) are written: the session named for good once the transcript
+ * named itself, and the import's row (file, size, last line, items so far) saved.
+ */
+export async function saveUnit(
+  deps: WriterDeps,
+  writer: SessionWriter,
+  target: SessionTarget,
+  meta: TranscriptMeta,
+  source: {
+    readonly format: string;
+    readonly name: string;
+    readonly bytes: number;
+    readonly lastLine: number;
+  },
+  /** A follower's later look names the session again once the agent named it (its title may come late). */
+  options: { readonly retitleNamed?: boolean } = {},
+): Promise<void> {
+  const title = importedTitle({
+    agentTitle: meta.title,
+    task: writer.firstInstruction,
+    id: target.sourceSession,
+  });
+  if (target.created || (options.retitleNamed === true && meta.title !== null))
+    await deps.imports.retitle(target.sessionId, sessionTitle(meta.agent, title), target.taskId, title);
+  const previous = await deps.imports.find(meta.agent, target.sourceSession);
+  const added = Object.values(writer.counts).reduce((a, b) => a + b, 0);
+  await deps.imports.save({
+    sessionId: target.sessionId,
+    agent: meta.agent,
+    sourceSession: target.sourceSession,
+    taskId: target.taskId,
+    format: source.format,
+    fileName: source.name,
+    fileBytes: source.bytes,
+    lastLine: source.lastLine,
+    items: (previous?.items ?? 0) + added,
+    importedAt: deps.ctx.clock.now(),
+  });
 }
 
 async function folderTexts(

@@ -70,6 +70,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
       reportBroken(s);
       return s.out;
     },
+    settled: () => s.pending.size === 0 && s.compaction === null,
     meta: () => metaOf(s),
     stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],

@@ -53,6 +53,7 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
       s.pending.clear();
       return s.out;
     },
+    settled: () => s.pending.size === 0 && s.compaction === null,
     meta: (): TranscriptMeta => ({ agent: 'codex', ...s.meta }),
     stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],

@@ -11,6 +11,7 @@ import imports from './010-imports';
 import stepIndexPending from './011-step-index-pending';
 import patchCheckpoints from './012-patch-checkpoints';
 import projectFolders from './013-project-folders';
+import followedFolders from './014-followed-folders';
 
 export interface Migration {
   readonly id: number;
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { id: 11, name: 'step-index-pending', sql: stepIndexPending },
   { id: 12, name: 'patch-checkpoints', sql: patchCheckpoints },
   { id: 13, name: 'project-folders', sql: projectFolders },
+  { id: 14, name: 'followed-folders', sql: followedFolders },
 ];
