@@ -26,6 +26,8 @@ import type {
 export * from '../worker/protocol';
 export { BrainError, isBrainError } from '../core/errors';
 export * from './project-folder';
+export * from './follow-folder';
+export { leftOutOfSummary, type LeftOut, type LeftOutKind } from '../core/compression/left-out';
 export { compressWithProse, type ProseWriter } from './memory-client';
 export { defaultStartTimeoutMs, type WorkerStartStage } from './worker-start';
 export * from './model-tools/index';

@@ -12,6 +12,7 @@
 import { BrainError } from '../core/errors';
 import type { ProjectFileInput } from '../core/api/project';
 import { skippedDirectoryNames, splitSkipped, type SkippedFolder } from '../core/formats/skipped-folders';
+import { handleStore } from './handle-store';
 
 export { describeSkipped } from '../core/formats/skipped-folders';
 
@@ -27,16 +28,7 @@ function withSkipped(files: ProjectFileInput[], skipped: readonly SkippedFolder[
   return files as FolderFiles;
 }
 
-/** Chromium's permission methods on handles and the picker (not yet in TypeScript's DOM types). */
-interface PermissionedHandle extends FileSystemDirectoryHandle {
-  queryPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
-  requestPermission?(descriptor: { mode: 'read' | 'readwrite' }): Promise<PermissionState>;
-}
-type DirectoryPicker = (options?: {
-  id?: string;
-  mode?: 'read' | 'readwrite';
-  startIn?: string;
-}) => Promise<FileSystemDirectoryHandle>;
+import type { DirectoryPicker, PermissionedHandle } from './handle-store';
 
 const dbName = 'agent-brain-project-folders';
 const storeName = 'handles';
@@ -50,32 +42,8 @@ export function supportsFolderPicker(): boolean {
   );
 }
 
-function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const open = indexedDB.open(dbName, 1);
-    open.onupgradeneeded = () => open.result.createObjectStore(storeName);
-    open.onerror = () =>
-      reject(
-        new BrainError(
-          'Internal',
-          `IndexedDB could not be opened: ${open.error?.message ?? 'unknown error'}`,
-        ),
-      );
-    open.onsuccess = () => {
-      const db = open.result;
-      const tx = db.transaction(storeName, mode);
-      const request = run(tx.objectStore(storeName));
-      tx.oncomplete = () => {
-        db.close();
-        resolve(request.result as T);
-      };
-      tx.onerror = tx.onabort = () => {
-        db.close();
-        reject(new BrainError('Internal', `IndexedDB failed: ${tx.error?.message ?? 'aborted'}`));
-      };
-    };
-  });
-}
+const idb = <T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest) =>
+  handleStore<T>(dbName, storeName, mode, run);
 
 /** Remembers `handle` as the current project folder (handles survive reloads in IndexedDB). */
 export async function rememberProjectFolder(handle: FileSystemDirectoryHandle): Promise<void> {

@@ -30,6 +30,8 @@ export interface FollowedFile {
   /** Bytes read into the brain (the offset after the last complete line). */
   readonly offset: number;
   readonly size: number;
+  /** The file's modification time when last looked at (epoch ms). */
+  readonly modified: number;
   readonly sessionId: SessionId | null;
   /** Why the file is not read (a format the follower reads only whole and too large, unreadable…), else null. */
   readonly problem: string | null;

@@ -247,7 +247,9 @@ async function readLinesFile(
     lives.set(info.path, live);
   }
   const start = live.offset;
-  const base: FollowedFileRow = reread || row === undefined ? freshRow(folderId, info, format.id, null) : row;
+  // A row saved while the file's format was not known yet (no line yet) starts afresh with its format.
+  const base: FollowedFileRow =
+    reread || row === undefined || row.format !== format.id ? freshRow(folderId, info, format.id, null) : row;
   if (start >= size) {
     const same = { ...base, size, modified: info.modified };
     await deps.saveRow(same);
@@ -266,12 +268,20 @@ async function readLinesFile(
       const feed = async (items: readonly TranscriptItem[]) => {
         for (const item of items) {
           if (writer === null) {
+            // A parser resumed mid-file may not have met the session's id yet: the file's session is known.
+            const m = meta();
+            const known =
+              m.sessionId === null && base.sessionId !== null
+                ? await wd.imports.bySession(base.sessionId as SessionId)
+                : null;
+            const first =
+              known !== null && known.agent === m.agent ? { ...m, sessionId: known.sourceSession } : m;
             target = await openTarget(
               wd,
-              meta().agent,
-              meta(),
+              first.agent,
+              first,
               info.path,
-              item.at ?? meta().startedAt ?? wd.ctx.clock.now(),
+              item.at ?? m.startedAt ?? wd.ctx.clock.now(),
             );
             writer = createSessionWriter(wd, target, meta, l.thoughts);
           }
@@ -409,6 +419,7 @@ export function fileView(row: FollowedFileRow): FollowedFile {
     format: row.format,
     offset: row.readOffset,
     size: row.size,
+    modified: row.modified,
     sessionId: row.sessionId as SessionId | null,
     problem: row.problem,
   };

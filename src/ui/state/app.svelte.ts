@@ -2,6 +2,7 @@ import type { Brain } from '../../lib/index';
 import { BrainState } from './brain.svelte';
 import { CheckpointsState } from './checkpoints.svelte';
 import { DemoState } from './demo.svelte';
+import { FollowState } from './follow.svelte';
 import { LifecycleState } from './lifecycle.svelte';
 import { PlanState } from './plan.svelte';
 import { ProjectState } from './project.svelte';
@@ -24,6 +25,7 @@ export interface AppModel {
   readonly checkpoints: CheckpointsState;
   readonly search: SearchState;
   readonly demo: DemoState;
+  readonly follow: FollowState;
 }
 
 export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
@@ -32,9 +34,12 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
       onOpen(opened);
       // The worker starts with no project: reopen the one of the last visit once the brain is open.
       queueMicrotask(() => void project.restore());
+      // Followed folders go on being read after a reload, whatever view opens first.
+      queueMicrotask(() => void follow.resume());
     },
   });
   const project = new ProjectState(brain);
+  const follow = new FollowState(brain);
   return {
     brain,
     router: new Router(),
@@ -47,5 +52,6 @@ export function createAppModel(onOpen: (brain: Brain) => void): AppModel {
     checkpoints: new CheckpointsState(brain),
     search: new SearchState(brain),
     demo: new DemoState(brain, project),
+    follow,
   };
 }

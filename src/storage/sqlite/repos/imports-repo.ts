@@ -52,6 +52,10 @@ export function createImportsRepo(db: SqlDriver) {
       ]);
       return row ? toRow(row) : null;
     },
+    async bySession(sessionId: SessionId): Promise<ImportRow | null> {
+      const row = await db.get<Raw>('SELECT * FROM imports WHERE session_id = ?', [sessionId]);
+      return row ? toRow(row) : null;
+    },
     async list(): Promise<ImportRow[]> {
       return (await db.all<Raw>('SELECT * FROM imports ORDER BY imported_at DESC, session_id DESC')).map(
         toRow,
