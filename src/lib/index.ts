@@ -174,6 +174,7 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     ...projectClient(call),
     startSession: call('startSession'),
     listSessions: call('listSessions'),
+    sessionsOverview: call('sessionsOverview'),
     getSession: call('getSession'),
     deleteSession: call('deleteSession'),
     startTask: call('startTask'),

@@ -49,6 +49,8 @@ export * from './importers';
 import type { ImportersApi } from './importers';
 export * from './follow';
 import type { FollowApi } from './follow';
+export * from './sessions';
+import type { SessionsOverviewApi } from './sessions';
 
 export type ChangeTopic =
   | 'sessions'
@@ -166,6 +168,7 @@ export interface DatabaseFileApi {
 }
 
 export type BrainApi = CoreApi &
+  SessionsOverviewApi &
   DatabaseFileApi &
   MemoryApi &
   CheckpointsApi &

@@ -17,7 +17,8 @@ import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
 import { createTasksRepo } from '../../storage/sqlite/repos/tasks-repo';
 import type { EngineContext } from '../context';
 import { stepDocument } from '../history/step-index';
-import type { CoreApi } from '../../core/api';
+import type { CoreApi, SessionsOverviewApi } from '../../core/api';
+import { sessionsOverview } from './overview';
 
 const sessionIdOf = (value: unknown) => asSessionId(requireId(value, 'sessionId'));
 const taskIdOf = (value: unknown, what = 'taskId') => asTaskId(requireId(value, what));
@@ -50,6 +51,7 @@ export function createSessionsFeature(ctx: EngineContext) {
     },
 
     listSessions: () => sessions.list(),
+    sessionsOverview: () => sessionsOverview(db),
     getSession: (id: SessionId) => sessions.get(sessionIdOf(id)),
 
     async deleteSession(id: SessionId) {
@@ -173,5 +175,5 @@ export function createSessionsFeature(ctx: EngineContext) {
     listSummaries: (sessionId: SessionId) => transcript.listSummaries(sessionIdOf(sessionId)),
 
     integrityCheck: () => integrityCheck(db),
-  } satisfies Omit<CoreApi, 'info' | 'subscribe'>;
+  } satisfies Omit<CoreApi, 'info' | 'subscribe'> & SessionsOverviewApi;
 }

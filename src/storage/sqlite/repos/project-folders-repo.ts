@@ -9,6 +9,12 @@ export function createProjectFoldersRepo(db: SqlDriver) {
       ]);
       return row?.folder ?? null;
     },
+    /** Every confirmed working folder, by path. */
+    async list(): Promise<{ path: string; folder: string }[]> {
+      return db.all<{ path: string; folder: string }>(
+        'SELECT path, folder FROM project_folders ORDER BY path',
+      );
+    },
     async set(path: string, folder: string, now: number): Promise<void> {
       await db.run(
         `INSERT INTO project_folders (path, folder, confirmed_at) VALUES (?1, ?2, ?3)
