@@ -1,4 +1,12 @@
-import type { NextAction, PlanStepState, StepStatus, TaskState, ValidationResult } from '../lib/index';
+import type {
+  AgentKind,
+  NextAction,
+  PlanStepState,
+  SessionRunState,
+  StepStatus,
+  TaskState,
+  ValidationResult,
+} from '../lib/index';
 
 /** Every task state with its words; a `Record` so a state added to the engine fails to compile here. */
 export const taskStateLabels: Record<TaskState, string> = {
@@ -59,3 +67,26 @@ const demoFolderName = 'demo';
 export function projectTitle(project: { readonly kind?: string; readonly name: string }): string {
   return project.kind === 'demo' || project.name === demoFolderName ? demoProjectTitle : project.name;
 }
+
+/** The agents whose transcripts can be imported, as people call them (the engine's titles use the same names). */
+export const agentLabels: Record<AgentKind, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  cline: 'Cline',
+  roo: 'Roo Code',
+  openhands: 'OpenHands',
+  'swe-agent': 'SWE-agent',
+  'mini-swe-agent': 'mini-swe-agent',
+};
+
+/** A session recorded through this brain's own API (the demo agent, a playground): no imported agent. */
+export const ownAgentLabel = 'this brain';
+
+export const agentLabel = (agent: AgentKind | null) => (agent === null ? ownAgentLabel : agentLabels[agent]);
+
+export const runStateLabels: Record<SessionRunState, string> = {
+  finished: 'finished',
+  stopped: 'stopped',
+  running: 'running',
+};

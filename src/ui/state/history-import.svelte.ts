@@ -84,8 +84,12 @@ export class HistoryImportState {
     if (!brain) return;
     try {
       const [imports, sessions] = await Promise.all([brain.listImportedSessions(), brain.listSessions()]);
+      // Looked up by id, not searched: a thousand imports against a thousand sessions would hold the page.
+      const titles: Record<number, string | undefined> = Object.fromEntries(
+        sessions.map((s) => [s.id, s.title]),
+      );
       this.imported = imports.flatMap((i) => {
-        const title = sessions.find((s) => s.id === i.sessionId)?.title;
+        const title = titles[i.sessionId];
         return title === undefined ? [] : [{ sessionId: i.sessionId, title, agent: i.agent }];
       });
     } catch (error) {

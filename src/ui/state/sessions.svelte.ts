@@ -1,6 +1,8 @@
 import type {
+  KnownProject,
   Message,
   Session,
+  SessionOverview,
   SessionEvent,
   SessionId,
   Step,
@@ -9,7 +11,17 @@ import type {
   TaskId,
   TaskState,
 } from '../../lib/index';
-import { taskStates } from '../labels';
+import { projectTitle, taskStates } from '../labels';
+import {
+  allSessions,
+  groupSessions,
+  groupsShown,
+  matchesFilter,
+  moreRows,
+  rowsPerGroup,
+  type SessionGroup,
+  type SessionListFilter,
+} from '../session-list';
 import { layoutTaskGraph } from '../task-graph';
 import { Operation } from './operation.svelte';
 import { ViewState } from './view-state.svelte';
@@ -39,12 +51,22 @@ export interface SessionDeletion {
 }
 
 /**
- * The sessions & tasks view's data: the sessions, the chosen session's tasks (filtered by state, and laid out as
- * a graph) and the chosen task's steps, messages and summaries. The selection comes from the route; a fetch that
- * finishes after the selection moved on is dropped (the next one is already queued).
+ * The sessions & tasks view's data: the sessions list (`sessionsOverview`: filtered, grouped by project and agent,
+ * drawn a few rows a group at a time), the chosen session's tasks (filtered by state, and laid out as a graph) and
+ * the chosen task's steps, messages and summaries. The selection comes from the route; a fetch that finishes after
+ * the selection moved on is dropped (the next one is already queued).
  */
 export class SessionsState extends ViewState {
-  sessions = $state.raw<readonly Session[]>([]);
+  /** Every session summed up, most recently updated first. */
+  sessions = $state.raw<readonly SessionOverview[]>([]);
+  /** The projects the brain knows (agents' working folders). */
+  projects = $state.raw<readonly KnownProject[]>([]);
+  /** The open project's name as people see it, or null: the brain's own sessions use it. */
+  openProject = $state.raw<string | null>(null);
+  listFilter = $state.raw<SessionListFilter>(allSessions);
+  /** Rows shown per group key beyond the first `rowsPerGroup`, and how many groups are shown. */
+  shownRows = $state.raw<Readonly<Record<string, number>>>({});
+  shownGroups = $state(groupsShown);
   /** The session shown: the one asked for, else the task's own session, else the most recent. */
   session = $state.raw<Session | null>(null);
   tasks = $state.raw<readonly Task[]>([]);
@@ -57,6 +79,9 @@ export class SessionsState extends ViewState {
   deletion = $state.raw<SessionDeletion | null>(null);
   deleting = new Operation();
   pinning = new Operation();
+
+  matching = $derived(this.sessions.filter((s) => matchesFilter(s, this.listFilter)));
+  groups = $derived(groupSessions(this.matching));
 
   visibleTasks = $derived(this.tasks.filter((task) => this.filter.includes(task.state)));
   graph = $derived(layoutTaskGraph(this.tasks));
@@ -71,6 +96,25 @@ export class SessionsState extends ViewState {
     this.#wantSession = sessionId as SessionId | null;
     this.#wantTask = taskId as TaskId | null;
     this.refresh();
+  }
+
+  /** Narrows the sessions list; what is shown starts again from each group's first rows. */
+  filterList(change: Partial<SessionListFilter>): void {
+    this.listFilter = { ...this.listFilter, ...change };
+    this.shownRows = {};
+    this.shownGroups = groupsShown;
+  }
+
+  rowsShown(group: SessionGroup): number {
+    return Math.min(group.sessions.length, this.shownRows[group.key] ?? rowsPerGroup);
+  }
+
+  showMoreRows(group: SessionGroup): void {
+    this.shownRows = { ...this.shownRows, [group.key]: this.rowsShown(group) + moreRows };
+  }
+
+  showMoreGroups(): void {
+    this.shownGroups += groupsShown;
   }
 
   toggleState(state: TaskState): void {
@@ -141,16 +185,21 @@ export class SessionsState extends ViewState {
     if (!brain) return;
     const wantSession = this.#wantSession;
     const wantTask = this.#wantTask;
-    const sessions = await brain.listSessions();
+    const [overview, open] = await Promise.all([brain.sessionsOverview(), brain.projectInfo()]);
+    const sessions = overview.sessions;
     let sessionId = wantSession;
     if (sessionId === null && wantTask !== null) {
       // A link to a task alone (from search, checkpoints): show it within its own session.
       sessionId = (await brain.getTask(wantTask)).sessionId;
     }
-    const session = sessions.find((s) => s.id === sessionId) ?? sessions[0] ?? null;
-    const [tasks, sessionSummaries] = session
-      ? await Promise.all([brain.listTasks(session.id), brain.listSummaries(session.id)])
-      : [[], []];
+    const chosen = sessions.find((s) => s.id === sessionId) ?? sessions[0] ?? null;
+    const [session, tasks, sessionSummaries] = chosen
+      ? await Promise.all([
+          brain.getSession(chosen.id),
+          brain.listTasks(chosen.id),
+          brain.listSummaries(chosen.id),
+        ])
+      : [null, [], []];
     const taskId = wantTask ?? session?.currentTaskId ?? null;
     const task = tasks.find((t) => t.id === taskId) ?? null;
     let detail: TaskDetail | null = null;
@@ -170,6 +219,8 @@ export class SessionsState extends ViewState {
     }
     if (wantSession !== this.#wantSession || wantTask !== this.#wantTask) return;
     this.sessions = sessions;
+    this.projects = overview.projects;
+    this.openProject = open === null ? null : projectTitle(open);
     this.session = session;
     this.tasks = tasks;
     this.sessionSummaries = sessionSummaries.filter((s) => s.taskId === null);
