@@ -10,7 +10,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateMiniSweAgentTrajectory } from '../fixtures/transcripts/swe-agent';
 import { createProfile, openApp, watchErrors, type Profile } from './harness';
-import { expectAccessible, saveScreenshot } from './ui-helpers';
+import { expectAccessible, expectNoSidewaysOverflow, saveScreenshot } from './ui-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -66,34 +66,6 @@ test.afterAll(async () => {
   await profile?.dispose();
 });
 
-/** The document is the viewport's width and no element sticks out unless an ancestor that fits clips it. */
-async function expectNoSidewaysOverflow(what: string): Promise<void> {
-  const found = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    if (document.documentElement.scrollWidth > innerWidth)
-      out.push(`the page is ${document.documentElement.scrollWidth} px wide in ${innerWidth}`);
-    const fits = (r: DOMRect) => r.left >= -1 && r.right <= width + 1;
-    for (const element of document.body.querySelectorAll('*')) {
-      const box = element.getBoundingClientRect();
-      if ((box.width === 0 && box.height === 0) || fits(box)) continue;
-      let held = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (getComputedStyle(up).overflowX !== 'visible' && fits(up.getBoundingClientRect())) {
-          held = true;
-          break;
-        }
-      }
-      if (!held) {
-        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].join('.')}`;
-        out.push(`${name} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
-      }
-    }
-    return out.slice(0, 10);
-  });
-  expect(found, `${what}: wider than the viewport`).toEqual([]);
-}
-
 async function setTheme(theme: 'light' | 'dark'): Promise<void> {
   const html = page.locator('html');
   if ((await html.getAttribute('data-theme')) !== theme)
@@ -146,7 +118,7 @@ test('every view at 390 and 1280 px in both themes: no wider than the viewport, 
         await page.goto(`/#/${view}${query}`);
         await expect(page.locator('main h2').first()).toBeVisible();
         await expect(page.getByText(/^Loading/)).toHaveCount(0);
-        await expectNoSidewaysOverflow(`${view} at ${width} px, ${theme}`);
+        await expectNoSidewaysOverflow(page, `${view} at ${width} px, ${theme}`);
         await saveScreenshot(page, `long-titles/${view}-${width}-${theme}`);
         await expectAccessible(page, `${view} at ${width} px, ${theme}`);
       }

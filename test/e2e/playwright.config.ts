@@ -4,6 +4,8 @@ const port = Number(process.env['E2E_PORT'] ?? 4173);
 // Several people can build and serve their own copy at once: E2E_OUTDIR=<dir> E2E_PORT=<port> (default dist, 4173).
 // Give E2E_OUTDIR as an absolute path (vite resolves a relative one against its root, src/ui).
 const outDir = process.env['E2E_OUTDIR'];
+// The files whose long-task probes must not share the 2 cores with another test (test/e2e/long-tasks.ts).
+const alone = ['**/ui-perf.e2e.ts', '**/sessions-list.e2e.ts'];
 
 export default defineConfig({
   testDir: '.',
@@ -18,9 +20,9 @@ export default defineConfig({
   reporter: [['list']],
   use: { baseURL: `http://127.0.0.1:${port}` },
   projects: [
-    { name: 'app', testIgnore: '**/ui-perf.e2e.ts' },
-    // Long tasks are wall-clock time: the main-thread check runs alone, once every other file is done.
-    { name: 'alone', testMatch: '**/ui-perf.e2e.ts', dependencies: ['app'] },
+    { name: 'app', testIgnore: alone },
+    // Long tasks are wall-clock time: the main-thread checks run alone, once every other file is done.
+    { name: 'alone', testMatch: alone, dependencies: ['app'], workers: 1 },
   ],
   webServer: {
     // The built app (`npm run test:e2e` builds it first), served as a user would get it.

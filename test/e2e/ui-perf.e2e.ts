@@ -1,58 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { createProfile, openApp, watchErrors } from './harness';
+import { quiet, watchLongTasks } from './long-tasks';
 
 // A long task is wall-clock time: on a shared 2-core machine under load another process can stretch a 20 ms task
 // past 50 ms. Run alone, this test sees no long task at all; a retry keeps a busy machine from failing it while a
 // real regression (a task that is long every time) still fails all three tries.
 test.describe.configure({ retries: 2 });
-
-/** Starts counting long tasks (main thread busy > 50 ms) in the page; `stop` returns their durations. */
-async function watchLongTasks(page: import('@playwright/test').Page) {
-  await page.evaluate(() => {
-    const g = globalThis as unknown as { __longTasks: number[]; __longTaskObserver: PerformanceObserver };
-    g.__longTasks = [];
-    g.__longTaskObserver = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) g.__longTasks.push(Math.round(entry.duration));
-    });
-    g.__longTaskObserver.observe({ type: 'longtask' });
-  });
-  return {
-    stop: () =>
-      page.evaluate(() => {
-        const g = globalThis as unknown as { __longTasks: number[]; __longTaskObserver: PerformanceObserver };
-        for (const entry of g.__longTaskObserver.takeRecords())
-          g.__longTasks.push(Math.round(entry.duration));
-        g.__longTaskObserver.disconnect();
-        return g.__longTasks;
-      }),
-  };
-}
-
-/**
- * Waits until the page is quiet, so that what the next watch sees belongs to the step it watches: three times in a
- * row, every worker call sent so far is answered (a call of ours, queued in the worker behind them) and the main
- * thread then reaches a long idle period (nothing queued and no timer due within 40 ms: no refresh pending).
- */
-async function quiet(page: import('@playwright/test').Page) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const idle = () =>
-            new Promise<number>((resolve) =>
-              requestIdleCallback((deadline) => resolve(deadline.timeRemaining())),
-            );
-          let least = Infinity;
-          for (let round = 0; round < 3; round++) {
-            await globalThis.agentBrain!.info();
-            least = Math.min(least, await idle());
-          }
-          return least;
-        }),
-      { message: 'the page never went quiet', timeout: 30_000 },
-    )
-    .toBeGreaterThanOrEqual(40);
-}
 
 test('a 100 MB database is exported, imported and cleaned up from the storage view without a long task', async () => {
   test.setTimeout(240_000);
