@@ -7,6 +7,7 @@ import { idParam, parseHash, routeToHash } from '../../src/ui/route';
 import { BrainState } from '../../src/ui/state/brain.svelte';
 import { createRefresher } from '../../src/ui/state/refresher';
 import { Router } from '../../src/ui/state/router.svelte';
+import { allSessions, rowsPerGroup } from '../../src/ui/session-list';
 import { SessionsState } from '../../src/ui/state/sessions.svelte';
 import { StorageState } from '../../src/ui/state/storage.svelte';
 import { ThemeState, themeStorageKey } from '../../src/ui/state/theme.svelte';
@@ -320,6 +321,33 @@ describe('SessionsState', () => {
     await sessions.settled();
     expect(sessions.session?.title).toBe('older');
     expect(sessions.detail?.task.title).toBe('old task');
+  });
+
+  it('lists every session summed up, grouped and filtered, a few rows a group until more are asked for', async () => {
+    const { brain, sessions, b } = await seeded();
+    await sessions.settled();
+    expect(sessions.sessions.map((s) => [s.title, s.state, s.agent])).toEqual([
+      ['newer', 'running', null],
+      ['older', 'running', null],
+    ]);
+    expect(sessions.groups.map((g) => g.sessions.length)).toEqual([2]);
+    sessions.filterList({ text: 'OLD' });
+    expect(sessions.matching.map((s) => s.title)).toEqual(['older']);
+    sessions.filterList({ text: '', state: 'finished' });
+    expect(sessions.matching).toEqual([]);
+    // The newer session's current task done: it reads finished once the engine says so.
+    const newer = sessions.sessions[0]!.id;
+    await brain.setCurrentTask(newer, b);
+    await expect.poll(() => sessions.matching.map((s) => s.title)).toEqual(['newer']);
+    sessions.filterList(allSessions);
+    for (let i = 0; i < 10; i++) await brain.startSession({ title: `more ${i}` });
+    await expect.poll(() => sessions.sessions.length).toBe(12);
+    const [group] = sessions.groups;
+    expect(sessions.rowsShown(group!)).toBe(rowsPerGroup);
+    sessions.showMoreRows(group!);
+    expect(sessions.rowsShown(group!)).toBe(12);
+    sessions.filterList({ text: 'more' }); // a new filter starts from the first rows again
+    expect(sessions.rowsShown(sessions.groups[0]!)).toBe(rowsPerGroup);
   });
 
   it('filters by state, and follows changes the engine announces', async () => {
