@@ -116,9 +116,17 @@ function experimentPlugins() {
   ];
 }
 
-async function buildPage() {
+/** The page is built once per process (a run of several sections shares it) and removed when the process exits. */
+let built = null;
+function buildPage() {
+  built ??= buildPageOnce();
+  return built;
+}
+
+async function buildPageOnce() {
   // One build per run: bench runs of several people may overlap on this machine.
   const outDir = join(CACHE, `page-dist-${process.pid}`);
+  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -211,6 +219,5 @@ export async function withBenchPage(fn) {
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(pageDir, { recursive: true, force: true });
   }
 }
