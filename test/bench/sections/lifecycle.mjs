@@ -164,7 +164,12 @@ function largeLines(large) {
             `a call made during cleanup() (getTask, median / max of ${large.cleanup.callsDuring.length})`,
             large.cleanup.callsDuring.length === 0
               ? '—'
-              : `${ms(median(large.cleanup.callsDuring))} / ${ms(Math.max(...large.cleanup.callsDuring))}`,
+              : `${ms(median(large.cleanup.callsDuring))} / ${ms(Math.max(...large.cleanup.callsDuring))} ` +
+                `(slowest five: ${[...large.cleanup.callsDuring]
+                  .sort((x, y) => y - x)
+                  .slice(0, 5)
+                  .map((x) => x.toFixed(0))
+                  .join(', ')} ms)`,
             '',
           ],
           [
