@@ -10,6 +10,7 @@ import { buildCorpus, buildSmokeCorpus, corpusFigures, corpusSpec } from '../lib
 import { gitAggressivePack } from '../lib/git-anchor.mjs';
 import { nativeAnchor } from '../lib/native-anchor.mjs';
 import { withBenchPage } from '../lib/browser.mjs';
+import { sampleWorkerMemory } from '../lib/worker-memory.mjs';
 import { mib, ratio, table } from '../lib/format.mjs';
 
 export const title = 'Checkpoint store';
@@ -57,6 +58,7 @@ export async function run({ smoke = false } = {}) {
   const git = gitAggressivePack(dir, manifest);
   console.log(`  git gc --aggressive: ${mib(git.packBytes)} MiB in ${git.seconds.toFixed(1)} s`);
 
+  if (process.env.BENCH_CPU_PROFILE) return profileWrite(dir, rounds);
   // Rounds alternate the native anchor and the engine, so both see the same machine load over time.
   const corpusUrl = `/files/${dir.split('/').at(-1)}`;
   const natives = [];
@@ -235,3 +237,33 @@ export async function run({ smoke = false } = {}) {
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
+
+/**
+ * BENCH_CPU_PROFILE=<prefix> (with BENCH_MINIFY=0 for names): a CPU profile of the engine's worker over the write
+ * and the batched read of `rounds` runs (test/bench/lib/worker-memory.mjs writes <prefix>.*.cpuprofile); no figures.
+ */
+async function profileWrite(dir, rounds) {
+  const corpusUrl = `/files/${dir.split('/').at(-1)}`;
+  const lines = [];
+  await withBenchPage(async (page) => {
+    for (let round = 1; round <= rounds; round++) {
+      const sampler = await sampleWorkerMemory(page);
+      sampler.start();
+      const r = await page.evaluate((options) => globalThis.bench.checkpoints(options), {
+        corpusUrl,
+        dbName: `bench-checkpoints-profile-${Date.now()}-${round}.db`,
+        randomReads: 0,
+        seed: 7,
+        reopen: false,
+        writeAndReadOnly: true,
+      });
+      await sampler.stop();
+      await sampler.dispose();
+      await page.evaluate(() => globalThis.bench.closeCheckpointsBrain());
+      lines.push(
+        `profiled round ${round}: write ${r.writeMs.toFixed(0)} ms, read ${r.readMs.toFixed(0)} ms, load ${loadavg()[0].toFixed(1)}`,
+      );
+    }
+  });
+  return { lines, ok: true, sound: true };
+}
