@@ -126,16 +126,17 @@ export async function run({ smoke = false } = {}) {
       ok: engine.writeMiBs >= 0.8 * native.writeMiBs,
       show: `${ratio(engine.writeMiBs / native.writeMiBs)}×`,
     },
+    // Issue 32: back at the speed of the tree before the WAL (read ≥ 0.8×, random p99 < 20 ms; were 0.5× and 50 ms).
     {
-      name: 'read ≥ 0.5× native',
+      name: 'read ≥ 0.8× native (a task per call)',
       value: engine.readMiBs / native.readMiBs,
-      ok: engine.readMiBs >= 0.5 * native.readMiBs,
+      ok: engine.readMiBs >= 0.8 * native.readMiBs,
       show: `${ratio(engine.readMiBs / native.readMiBs)}×`,
     },
     {
-      name: 'random read p99 < 50 ms',
+      name: 'random read p99 < 20 ms',
       value: engine.random.p99,
-      ok: engine.random.p99 < 50,
+      ok: engine.random.p99 < 20,
       show: `${engine.random.p99.toFixed(1)} ms`,
     },
     {
