@@ -43,18 +43,21 @@ function plain(error: unknown) {
 const api = {
   async open(
     name: string,
-    options: { coalesce: boolean; maxBufferedBytes?: number; walReadAhead?: false },
+    options: { coalesce: boolean; maxBufferedBytes?: number; walReadAhead?: false; mainReadAhead?: false },
   ): Promise<void> {
     engine ??= await createOpfsSqliteEngine({
       coalesce:
         options.coalesce &&
-        (options.maxBufferedBytes === undefined && options.walReadAhead === undefined
+        (options.maxBufferedBytes === undefined &&
+        options.walReadAhead === undefined &&
+        options.mainReadAhead === undefined
           ? true
           : {
               ...(options.maxBufferedBytes === undefined
                 ? {}
                 : { maxBufferedBytes: options.maxBufferedBytes }),
               ...(options.walReadAhead === undefined ? {} : { walReadAhead: options.walReadAhead }),
+              ...(options.mainReadAhead === undefined ? {} : { mainReadAhead: options.mainReadAhead }),
             }),
     });
     db = await engine.open(name);

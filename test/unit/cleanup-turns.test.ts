@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { checkpointCleanup } from '../../src/storage/sqlite/repos/cleanup-repo';
-import { turnBudgetMs } from '../../src/engine/lifecycle/run';
+import { walCheckpointBytes } from '../../src/engine/lifecycle/run';
 import type { BrainApi, CleanupProgress, TaskId } from '../../src/core/api';
 import { makeHeavy } from './cleanup-fixtures';
 import { memoryBrain } from './engine-helpers';
 
-/** A monotonic clock on which every reading is `stepMs` later: a task's cleanup "takes" a few readings. */
-function slowTimers(stepMs: number) {
-  let time = 0;
-  return {
-    now: () => (time += stepMs),
-    set: () => 0,
-    clear: () => undefined,
-  };
-}
+/**
+ * Timers whose clock never moves: however slow or fast the machine, nothing here ends a turn on time — the turns
+ * are what the runner decides by count (the cleanup before issue 32 cleaned for 100 ms a turn: with this clock,
+ * every task in one turn).
+ */
+const frozenTimers = { now: () => 0, set: () => 0, clear: () => undefined };
 
 /** `n` done tasks, each superseded by the next one of its session: the last by a running task after them. */
 async function doneTasks(api: BrainApi, n: number, heavy = true): Promise<TaskId[]> {
@@ -30,8 +27,72 @@ async function doneTasks(api: BrainApi, n: number, heavy = true): Promise<TaskId
 }
 
 describe('cleanup() in turns', () => {
+  it('answers a call made during cleanup() before the next task: one task a turn (issue 32)', async () => {
+    const { api } = await memoryBrain({ lifecycle: { timers: frozenTimers } });
+    const ids = await doneTasks(api, 8);
+    const events: string[] = [];
+    const calls: Promise<unknown>[] = [];
+    // A call made at each progress report (inside the turn that cleaned the task) and one made at once.
+    const ask = (label: string) =>
+      calls.push(api.getTask(ids[7] as TaskId).then(() => events.push(`answered ${label}`)));
+    const cleaning = api.cleanup(undefined, (p) => {
+      events.push(`cleaned ${p.done}`);
+      ask(String(p.done));
+    });
+    ask('0');
+    const report = await cleaning;
+    await Promise.all(calls);
+    expect(report.cleaned.map((r) => r.taskId)).toEqual(ids);
+    // Each call is answered before the next task is cleaned: the one made at once after the first task (its turn
+    // was queued first), every other right after the task during which it was made.
+    expect(events).toEqual([
+      'cleaned 1',
+      'answered 0',
+      'answered 1',
+      ...ids.slice(1).flatMap((_, i) => [`cleaned ${i + 2}`, `answered ${i + 2}`]),
+    ]);
+  });
+
+  it('copies the WAL in a turn of its own once the pass wrote walCheckpointBytes, after the calls queued', async () => {
+    let written = 0;
+    const events: string[] = [];
+    const { api } = await memoryBrain({
+      lifecycle: {
+        timers: frozenTimers,
+        wal: {
+          written: () => written,
+          checkpoint: async () => void events.push('wal'),
+        },
+      },
+    });
+    const ids = await doneTasks(api, 5, false);
+    const calls: Promise<unknown>[] = [];
+    const report = await api.cleanup(undefined, (p) => {
+      // Each task "writes" half the threshold: a WAL turn after every second task.
+      written += walCheckpointBytes / 2;
+      events.push(`cleaned ${p.done}`);
+      calls.push(api.getTask(ids[0] as TaskId).then(() => events.push(`answered ${p.done}`)));
+    });
+    await Promise.all(calls);
+    expect(report.cleaned.length).toBe(5);
+    expect(events).toEqual([
+      'cleaned 1',
+      'answered 1',
+      'cleaned 2',
+      'answered 2',
+      'wal',
+      'cleaned 3',
+      'answered 3',
+      'cleaned 4',
+      'answered 4',
+      'wal',
+      'cleaned 5',
+      'answered 5',
+    ]);
+  });
+
   it('lets a call made during a long cleanup run between two tasks, and reports progress after each task', async () => {
-    const { api } = await memoryBrain({ lifecycle: { timers: slowTimers(turnBudgetMs / 2) } });
+    const { api } = await memoryBrain({ lifecycle: { timers: frozenTimers } });
     const ids = await doneTasks(api, 10);
     const seen: CleanupProgress[] = [];
     let cleanupDone = false;
@@ -62,8 +123,8 @@ describe('cleanup() in turns', () => {
     expect(report.bytesFreed).toBe(freed);
   });
 
-  it('re-plans each turn: a task protected meanwhile is not cleaned', async () => {
-    const { api } = await memoryBrain({ lifecycle: { timers: slowTimers(turnBudgetMs) } });
+  it('plans again when protection changed: a task protected meanwhile is not cleaned', async () => {
+    const { api } = await memoryBrain({ lifecycle: { timers: frozenTimers } });
     const ids = await doneTasks(api, 6);
     const last = ids[5] as TaskId;
     const cleaning = api.cleanup();
@@ -80,7 +141,7 @@ describe('cleanup() in turns', () => {
     let attempts = 0;
     const { api } = await memoryBrain({
       lifecycle: {
-        timers: slowTimers(turnBudgetMs),
+        timers: frozenTimers,
         checkpoints: (db) => {
           const real = checkpointCleanup(db);
           return {

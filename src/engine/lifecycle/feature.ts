@@ -19,7 +19,9 @@ import type { CleanupLogQuery, LifecycleApi } from '../../core/api/lifecycle';
 import { BrainError } from '../../core/errors';
 import { createAuditFeature } from './audit';
 import { createCleanupPlanner } from './cleanup-plan';
-import { createCleanupRunner } from './run';
+import { createCleanupRunner, type CleanupWal } from './run';
+import { checkpointWal } from '../../storage/sqlite/database';
+import { ioMeter } from '../../storage/sqlite/vfs/io-meter';
 import { globalTimers } from '../timers';
 import { createAutoPasses, defaultAutoCleanup, protectionTopics, requireSettings } from './schedule';
 
@@ -32,6 +34,11 @@ export interface LifecycleOptions extends Partial<AutoCleanupSettings> {
   readonly timers?: TimerPort;
   /** The checkpoint store's cleanup hooks; default the store in agent.db. */
   readonly checkpoints?: (db: SqlDriver) => CheckpointCleanupPort;
+  /**
+   * The WAL as `cleanup()` sees it (run.ts: a turn copies it into agent.db every `walCheckpointBytes` written).
+   * Default on OPFS: the worker's page-write meter and `checkpointWal`; none in memory (no WAL there).
+   */
+  readonly wal?: CleanupWal;
 }
 
 /** The part of EngineDeps this feature uses. */
@@ -52,7 +59,15 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
   const checkpoints = (options.checkpoints ?? checkpointCleanup)(db);
   const repo = createCleanupRepo(db, checkpoints);
   const planner = createCleanupPlanner({ repo, checkpoints, clock, orphanLimit: options.orphanLimit });
-  const runner = createCleanupRunner(ctx, { repo, planner, timers });
+  const wal: CleanupWal | undefined =
+    options.wal ??
+    (deps.storage === 'opfs'
+      ? {
+          written: () => ioMeter.counts().mainWritten,
+          checkpoint: async () => void (await checkpointWal(db, 'passive')),
+        }
+      : undefined);
+  const runner = createCleanupRunner(ctx, { repo, planner, ...(wal ? { wal } : {}) });
   let engine: BrainApi | undefined;
 
   const auto = createAutoPasses(
@@ -119,7 +134,9 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       const started: BrainApi = { ...serialised, cleanup: runner.inTurns(serialised.cleanup) };
       engine = started;
       void started.subscribe((change) => {
-        if (protectionTopics.has(change.topic)) auto.changed();
+        if (!protectionTopics.has(change.topic)) return;
+        runner.changed();
+        auto.changed();
       });
       // Catch up on what an earlier run left (a killed tab, orphans past the cap).
       auto.changed();

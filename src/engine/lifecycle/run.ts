@@ -1,14 +1,19 @@
 /**
  * Lifecycle, running: applies the cleanup plan, one transaction per task, in turns on the engine's queue.
  *
- * A whole cleanup of a large backlog takes minutes on OPFS (~0.3 s a task), and every engine call runs alone on
- * the one connection. So `cleanup()` is not one engine call: each turn re-plans (other calls may have changed
- * what is protected meanwhile), cleans tasks until about `turnBudgetMs` has passed (at least one), and lets the
- * calls queued meanwhile run before the next turn. Progress goes to an optional listener after each task.
+ * A whole cleanup of a large backlog takes seconds to minutes on OPFS (60–80 ms a task), and every engine call
+ * runs alone on the one connection. So `cleanup()` is not one engine call: each turn cleans one task (its own
+ * transaction) and lets the calls queued meanwhile run before the next turn — a call made during a cleanup waits
+ * for one task, not for the pass (issue 32: up to 4.5 s when a turn cleaned for 100 ms and a commit crossed the
+ * WAL's autocheckpoint). The plan is made again when something that decides protection changed (a task state,
+ * pin, reference, session or an import: `changed()`). On OPFS the WAL is copied into agent.db by a turn of its
+ * own once the pass has written `walCheckpointBytes` since the last one, so no task's commit crosses SQLite's
+ * autocheckpoint (a 32 MiB copy inside one commit) and a call waits at most for a small copy. Progress goes to an
+ * optional listener after each task.
  */
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
-import { removalNote, type CleanReason, type TimerPort } from '../../core/retention/index';
+import { removalNote, type CleanReason } from '../../core/retention/index';
 import type { CleanupRepo } from '../../storage/sqlite/repos/cleanup-repo';
 import type { EngineContext } from '../context';
 import type {
@@ -19,8 +24,17 @@ import type {
 } from '../../core/api/lifecycle';
 import type { CleanupPlanner } from './cleanup-plan';
 
-/** How long one turn on the engine queue may clean before it lets other calls in (it always cleans one task). */
-export const turnBudgetMs = 100;
+/**
+ * Page bytes the pass may write (to the WAL) before a turn copies the WAL into agent.db: 2 MiB, ~512 pages, a
+ * copy of a few hundred ms on OPFS at worst (SQLite's own autocheckpoint comes at 32 MiB, open.ts).
+ */
+export const walCheckpointBytes = 2 * 1024 * 1024;
+
+/** What a pass needs of the WAL: page bytes written so far (any meter that only grows), and a WAL checkpoint. */
+export interface CleanupWal {
+  written(): number;
+  checkpoint(): Promise<void>;
+}
 
 /**
  * Lets the worker's event loop run: the engine's calls are microtasks end to end (the OPFS VFS is synchronous), so
@@ -39,12 +53,18 @@ interface Run {
   readonly onProgress: CleanupProgressListener | undefined;
   readonly startedAt: number;
   planned: number | null;
+  /** The plan of the last turn, and the `generation` it was made at: made again when protection changed. */
+  current: { generation: number; value: Awaited<ReturnType<CleanupPlanner['currentPlan']>> } | null;
+  /** `wal.written()` at the pass's last WAL checkpoint (or its start). */
+  walMark: number;
   readonly cleaned: CleanupLogEntry[];
   readonly failed: { taskId: TaskId; error: BrainErrorData }[];
   /** Tasks this call handled (cleaned, failed, or found cleaned already): never tried twice in one call. */
   readonly handled: Set<TaskId>;
   deferred: number;
   remaining: number;
+  /** Whether the last turn left more to do. */
+  more: boolean;
 }
 
 type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
@@ -59,12 +79,14 @@ function requireMaxTasks(input: CleanupOptions | undefined): number {
 
 export function createCleanupRunner(
   ctx: EngineContext,
-  deps: { readonly repo: CleanupRepo; readonly planner: CleanupPlanner; readonly timers: TimerPort },
+  deps: { readonly repo: CleanupRepo; readonly planner: CleanupPlanner; readonly wal?: CleanupWal },
 ) {
   const { db, clock } = ctx;
-  const { repo, planner, timers } = deps;
+  const { repo, planner, wal } = deps;
   /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
   const live = new WeakSet<Run>();
+  /** Bumped by `changed()`: a plan made at an older generation is made again. */
+  let generation = 0;
 
   function newRun(input: CleanupOptions | undefined, onProgress: CleanupProgressListener | undefined): Run {
     return {
@@ -72,11 +94,14 @@ export function createCleanupRunner(
       onProgress: typeof onProgress === 'function' ? onProgress : undefined,
       startedAt: clock.now(),
       planned: null,
+      current: null,
+      walMark: wal?.written() ?? 0,
       cleaned: [],
       failed: [],
       handled: new Set(),
       deferred: 0,
       remaining: 0,
+      more: true,
     };
   }
 
@@ -103,10 +128,27 @@ export function createCleanupRunner(
   const bytesFreed = (run: Run) =>
     run.cleaned.reduce((sum, r) => sum + r.stepBytesRemoved + r.storedBytesRemoved, 0);
 
-  /** One turn: re-plan, then clean tasks (one transaction each) until the budget or the call's cap is spent. */
-  async function turn(run: Run): Promise<boolean> {
-    const started = timers.now();
-    const { plan, tasksById } = await planner.currentPlan();
+  /** The plan, made again when protection changed since the last turn's. */
+  async function planOf(run: Run) {
+    if (run.current?.generation !== generation) {
+      const at = generation;
+      run.current = { generation: at, value: await planner.currentPlan() };
+    }
+    return run.current.value;
+  }
+
+  /**
+   * One turn: the WAL copied into agent.db when the pass has written enough since the last copy, or else one
+   * task cleaned in one transaction. True while there is more to do. `whole`: every task in this one call (an
+   * engine used without its queue), no WAL turns.
+   */
+  async function turn(run: Run, whole = false): Promise<boolean> {
+    if (!whole && wal && wal.written() - run.walMark >= walCheckpointBytes) {
+      await wal.checkpoint();
+      run.walMark = wal.written();
+      return true;
+    }
+    const { plan, tasksById } = await planOf(run);
     run.planned ??= plan.clean.length;
     const all = [...plan.verdicts, ...plan.vanished];
     run.deferred = all.filter((v) => v.verdict === 'skip' && v.reasons[0].kind === 'orphan-deferred').length;
@@ -116,7 +158,7 @@ export function createCleanupRunner(
     let left = toClean.length;
     for (const verdict of toClean) {
       if (run.handled.size >= run.maxTasks) break;
-      if (left < toClean.length && timers.now() - started >= turnBudgetMs) break;
+      if (!whole && left < toClean.length) break;
       if (verdict.verdict !== 'clean') continue;
       left--;
       run.handled.add(verdict.taskId);
@@ -160,6 +202,11 @@ export function createCleanupRunner(
   }
 
   return {
+    /** Something that decides protection changed: the next turn of every pass makes its plan again. */
+    changed() {
+      generation++;
+    },
+
     /**
      * The engine method. Called by `inTurns` with its run, it does one turn of that run; called otherwise
      * (an engine used without its queue) it does the whole cleanup in one go.
@@ -170,12 +217,12 @@ export function createCleanupRunner(
       run?: unknown,
     ): Promise<CleanupReport> {
       if (live.has(run as Run)) {
-        await turn(run as Run);
+        (run as Run).more = await turn(run as Run);
         return report(run as Run);
       }
-      const whole = newRun(input, onProgress);
-      while (await turn(whole));
-      return report(whole);
+      const all = newRun(input, onProgress);
+      while (await turn(all, true));
+      return report(all);
     },
 
     /**
@@ -192,11 +239,7 @@ export function createCleanupRunner(
         const run = newRun(options, onProgress);
         live.add(run);
         try {
-          await withRun(options, onProgress, run);
-          while (run.remaining > 0 && run.handled.size < run.maxTasks) {
-            await nextMacrotask();
-            await withRun(options, onProgress, run);
-          }
+          while (await withRun(options, onProgress, run).then(() => run.more)) await nextMacrotask();
           return report(run);
         } finally {
           live.delete(run);

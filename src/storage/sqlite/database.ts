@@ -57,17 +57,31 @@ export interface Database {
 }
 
 /**
- * A WAL database's log copied into its file and emptied (truncated to 0 bytes); false when the log was empty, or
+ * A WAL database's log copied into its file and emptied (truncated to 0 bytes, unless `mode` is 'passive'); false
+ * when the log was empty, or
  * the connection is not in WAL mode (then it costs nothing). PASSIVE first, which copies every frame here (one
  * connection: no reader holds a frame back), then TRUNCATE only when there was something, since truncating costs
  * an OPFS call even when the log is empty. A WAL checkpoint that could not copy everything is an error, not a false:
  * callers rely on the database file being whole afterwards.
  */
-export async function checkpointWal(db: SqlDriver): Promise<boolean> {
+export async function checkpointWal(
+  db: SqlDriver,
+  mode: 'truncate' | 'passive' = 'truncate',
+): Promise<boolean> {
   type Result = { busy: number; log: number; checkpointed: number };
   const passive = await db.get<Result>('PRAGMA wal_checkpoint(PASSIVE)');
   // Not in WAL mode: SQLite answers (0, -1, -1).
   if (!passive || passive.log <= 0) return false;
+  // 'passive' (cleanup between two tasks): every frame copied, the log left at its size — SQLite writes it again
+  // from its start at the next commit — so no truncation and its OPFS calls.
+  if (mode === 'passive') {
+    if (passive.busy !== 0 || passive.checkpointed !== passive.log)
+      throw new BrainError(
+        'Internal',
+        `The write-ahead log could not be copied into the database (${JSON.stringify(passive)}).`,
+      );
+    return true;
+  }
   const truncated = await db.get<Result>('PRAGMA wal_checkpoint(TRUNCATE)');
   if (!truncated || truncated.busy !== 0 || truncated.log !== 0) {
     throw new BrainError(

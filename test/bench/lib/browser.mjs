@@ -10,6 +10,8 @@
  *                                          memvfs: run the engine on wa-sqlite's memory VFS in the worker (no OPFS I/O);
  *                                          tempmem: `temp_store = MEMORY` (statement journals and temp tables off OPFS).
  *                                          nocoalesce: every SQLite write straight to OPFS (no write coalescing).
+ *                                          nowal: agent.db in rollback-journal (DELETE) mode, as before the WAL.
+ *                                          nomainra: the main database read page by page (no read-ahead).
  */
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -54,6 +56,15 @@ function experimentPlugins() {
             id,
           );
         }
+        if (id.endsWith('storage/sqlite/vfs/open.ts') && exp.includes('nowal')) {
+          // agent.db in rollback-journal (DELETE) mode, as before the WAL (what the WAL costs or saves).
+          code = mustReplace(
+            code,
+            "const wal = where === 'main' && main?.storage === 'opfs';",
+            'const wal = false;',
+            id,
+          );
+        }
         if (id.endsWith('storage/sqlite/vfs/open.ts')) {
           let extra = '';
           if (exp.includes('cache'))
@@ -62,7 +73,7 @@ function experimentPlugins() {
           if (exp.includes('tempmem')) extra += ' PRAGMA temp_store = MEMORY;';
           return extra
             ? mustReplace(code, 'PRAGMA foreign_keys = ON;', 'PRAGMA foreign_keys = ON;' + extra, id)
-            : null;
+            : code;
         }
         if (id.endsWith('storage/sqlite/vfs/opfs.ts') && exp.includes('memvfs')) {
           // The same engine in the same worker, on wa-sqlite's in-memory VFS: what the engine costs without OPFS I/O.
@@ -72,6 +83,16 @@ function experimentPlugins() {
             'void vfs; void explainIo; return Object.assign(await createSqliteEngine(module, null), { io });',
             id,
           );
+        }
+        if (id.endsWith('storage/sqlite/vfs/coalescing-vfs.ts') && exp.includes('nomainra')) {
+          // The main database read page by page, as before its read-ahead.
+          code = mustReplace(
+            code,
+            'const mainReadAhead = options.mainReadAhead ?? MAIN_READ_AHEAD;',
+            'const mainReadAhead = false;',
+            id,
+          );
+          if (!exp.includes('io')) return code;
         }
         if (id.endsWith('storage/sqlite/vfs/opfs.ts') && exp.includes('nocoalesce')) {
           // Every SQLite write straight to OPFS, as OPFSCoopSyncVFS alone does (the engine before coalescing).
@@ -87,16 +108,16 @@ function experimentPlugins() {
           return mustReplace(
             code,
             'stats.flushedWrites++;',
-            "stats.flushedWrites++; { const io = (globalThis.__io ??= {}); const k = 'write:' + " +
-              "(files.get(fileId)?.path.endsWith('-journal') ? 'journal' : 'db'); io[k] = (io[k] ?? 0) + 1; }",
+            "stats.flushedWrites++; { const io = (globalThis.__io ??= {}); const p = files.get(fileId)?.path ?? ''; const k = 'write:' + " +
+              "(p.endsWith('-journal') ? 'journal' : p.endsWith('-wal') ? 'wal' : 'db'); io[k] = (io[k] ?? 0) + 1; }",
             id,
           );
         }
         if (id.includes('OPFSCoopSyncVFS') && exp.includes('io')) {
           // Counts the VFS's I/O calls per file kind; printed with BENCH_DEBUG=1.
           const count = (name) =>
-            `globalThis.__io ??= {}; { const f = this.mapIdToFile.get(fileId); const k = '${name}:' + (f?.path?.endsWith('-journal') ? 'journal' : 'db'); ` +
-            `globalThis.__io[k] = (globalThis.__io[k] ?? 0) + 1; if (k === 'sync:db') console.log('io', JSON.stringify(globalThis.__io)); }`;
+            `globalThis.__io ??= {}; { const f = this.mapIdToFile.get(fileId); const p = f?.path ?? ''; const k = '${name}:' + (p.endsWith('-journal') ? 'journal' : p.endsWith('-wal') ? 'wal' : 'db'); ` +
+            `globalThis.__io[k] = (globalThis.__io[k] ?? 0) + 1; if (k.startsWith('sync:')) console.log('io', JSON.stringify(globalThis.__io)); }`;
           return code
             .replace(
               '  jWrite(fileId, pData, iOffset) {',
@@ -116,9 +137,17 @@ function experimentPlugins() {
   ];
 }
 
-async function buildPage() {
+/** The page is built once per process (a run of several sections shares it) and removed when the process exits. */
+let built = null;
+function buildPage() {
+  built ??= buildPageOnce();
+  return built;
+}
+
+async function buildPageOnce() {
   // One build per run: bench runs of several people may overlap on this machine.
   const outDir = join(CACHE, `page-dist-${process.pid}`);
+  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
   await build({
     configFile: false,
     logLevel: 'warn',
@@ -211,6 +240,5 @@ export async function withBenchPage(fn) {
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(pageDir, { recursive: true, force: true });
   }
 }

@@ -192,3 +192,79 @@ export function corpusFigures(manifest) {
     maxBody,
   };
 }
+
+/**
+ * The smoke run's corpus (`npm run bench -- --smoke`): no download, generated in a few milliseconds, the same
+ * manifest shape as `buildCorpus` — two "packages" of text files edited over three versions (files changed, added
+ * and deleted) and a binary body, ~0.3 MiB in all. A fixed seed: the same bytes every run.
+ */
+export function buildSmokeCorpus() {
+  const dir = join(CACHE, 'corpus-smoke');
+  let state = 12345;
+  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const line = () =>
+    `export const v${Math.floor(next() * 1e6)} = ${JSON.stringify(next().toString(36))}; // ${'x'.repeat(Math.floor(next() * 40))}\n`;
+  const text = (lines) => Buffer.from(Array.from({ length: lines }, line).join(''));
+  const edit = (bytes) => {
+    const lines = bytes.toString('utf8').split(/(?<=\n)/);
+    lines[Math.floor(next() * lines.length)] = line();
+    lines.splice(Math.floor(next() * lines.length), 0, line());
+    return Buffer.from(lines.join(''));
+  };
+  const binary = (length) => Buffer.from(Array.from({ length }, () => Math.floor(next() * 256)));
+  const bodies = [];
+  const chunks = [];
+  let offset = 0;
+  const indexByHash = new Map();
+  const bodyIndex = (bytes, isTextBody) => {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (!indexByHash.has(sha256)) {
+      indexByHash.set(sha256, bodies.length);
+      bodies.push({ offset, length: bytes.length, text: isTextBody, sha256 });
+      chunks.push(bytes);
+      offset += bytes.length;
+    }
+    return indexByHash.get(sha256);
+  };
+  const batches = [];
+  const snapshots = [];
+  for (const name of ['smoke-a', 'smoke-b']) {
+    let files = new Map(Array.from({ length: 8 }, (_, i) => [`src/f${i}.js`, text(60 + 40 * i)]));
+    files.set('dist/app.wasm', binary(20_000));
+    let previous = new Map();
+    for (let version = 1; version <= 3; version++) {
+      if (version > 1) {
+        files = new Map(
+          [...files].map(([path, bytes]) => [
+            path,
+            path.endsWith('.js') && next() < 0.6 ? edit(bytes) : bytes,
+          ]),
+        );
+        files.delete(`src/f${version}.js`);
+        files.set(`src/new${version}.js`, text(30));
+        files.set(
+          'dist/app.wasm',
+          Buffer.concat([files.get('dist/app.wasm').subarray(0, 15_000), binary(5_000)]),
+        );
+      }
+      const current = new Map(
+        [...files].map(([path, bytes]) => [path, bodyIndex(bytes, !path.endsWith('.wasm'))]),
+      );
+      const changes = [];
+      for (const path of new Set([...previous.keys(), ...current.keys()])) {
+        const before = previous.get(path) ?? null;
+        const after = current.get(path) ?? null;
+        if (before !== after) changes.push({ path: `${name}/${path}`, before, after });
+      }
+      changes.sort((a, b) => (a.path < b.path ? -1 : 1));
+      batches.push({ label: `${name}@${version}`, changes });
+      snapshots.push({ label: `${name}@${version}`, package: name, files: [...current] });
+      previous = current;
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bodies.bin'), Buffer.concat(chunks));
+  const manifest = { specId: 'smoke', bodies, batches, snapshots };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  return { dir, manifest };
+}

@@ -79,8 +79,10 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
     if (targetInfo.type !== 'worker') return;
     workers.set(sessionId, { url: targetInfo.url });
     const go = () => send(sessionId, 'Runtime.runIfWaitingForDebugger');
+    // A worker that starts while sampling is profiled from its first line (BENCH_CPU_PROFILE).
+    const profile = () => (running && process.env.BENCH_CPU_PROFILE ? startProfile(sessionId) : undefined);
     const ready = waitingForDebugger
-      ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(go)
+      ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(profile).then(go)
       : go();
     ready.catch((error) => {
       failure ??= error;
@@ -152,6 +154,12 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
     if (results.some((r) => r !== null)) samples++;
   }
 
+  function startProfile(sessionId) {
+    return send(sessionId, 'Profiler.enable')
+      .then(() => send(sessionId, 'Profiler.setSamplingInterval', { interval: 500 }))
+      .then(() => send(sessionId, 'Profiler.start'));
+  }
+
   async function writeProfiles(prefix) {
     let n = 0;
     for (const sessionId of workers.keys()) {
@@ -173,12 +181,9 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       // <prefix>.<time>.<n>.cpuprofile (open in DevTools' Performance panel; build with BENCH_MINIFY=0 for names).
       if (process.env.BENCH_CPU_PROFILE)
         for (const sessionId of workers.keys())
-          void send(sessionId, 'Profiler.enable')
-            .then(() => send(sessionId, 'Profiler.setSamplingInterval', { interval: 500 }))
-            .then(() => send(sessionId, 'Profiler.start'))
-            .catch((error) => {
-              failure ??= error;
-            });
+          void startProfile(sessionId).catch((error) => {
+            failure ??= error;
+          });
       loop = (async () => {
         while (running) {
           const started = Date.now();

@@ -53,6 +53,13 @@ async function loadCorpus(base: string) {
   };
 }
 
+let leftOpen: Brain | null = null;
+
+export async function closeCheckpointsBrain(): Promise<void> {
+  await leftOpen?.close();
+  leftOpen = null;
+}
+
 export async function checkpointsBench(options: {
   corpusUrl: string;
   dbName: string;
@@ -60,6 +67,11 @@ export async function checkpointsBench(options: {
   seed: number;
   /** Reopen the brain for the cold-start passes (off for an in-memory what-if run, where reopening loses all). */
   reopen: boolean;
+  /**
+   * Stop after the write and the batched read, the brain left open (its worker alive for a CPU profile to be
+   * taken, BENCH_CPU_PROFILE); `closeCheckpointsBrain` closes it.
+   */
+  writeAndReadOnly?: boolean;
 }) {
   const { manifest, value } = await loadCorpus(options.corpusUrl);
   let brain: Brain = await openBrain({ dbName: options.dbName, closeOnPageHide: false });
@@ -94,6 +106,8 @@ export async function checkpointsBench(options: {
     );
   }
   progress('writing checkpoint batches', manifest.batches.length, manifest.batches.length);
+  // Phase marks for BENCH_DEBUG=1 (with BENCH_EXPERIMENT=io, the worker's I/O counts print between them).
+  console.log(`[phase] written in ${writeMs.toFixed(0)} ms`);
   const entries = batches.flat();
   let mismatches = 0;
   const check = (entry: (typeof entries)[number], got: { before: CheckpointBody; after: CheckpointBody }) => {
@@ -108,6 +122,11 @@ export async function checkpointsBench(options: {
     const got = await brain.readCheckpoints(batch.map((entry) => entry.id));
     readMs += performance.now() - started;
     batch.forEach((entry, i) => check(entry, got[i] as CheckpointContent));
+  }
+  console.log(`[phase] read a task per call in ${readMs.toFixed(0)} ms`);
+  if (options.writeAndReadOnly) {
+    leftOpen = brain;
+    return { writeMs, readMs, rawBytes, mismatches };
   }
   const info = await brain.info();
   const integrity = await brain.integrityCheck();
@@ -127,17 +146,26 @@ export async function checkpointsBench(options: {
     check(entry, got);
   }
 
+  console.log(`[phase] read one per call in ${singleReadMs.toFixed(0)} ms`);
   // Random single reads on a cold engine.
   await reopen();
   const random = createRandom(options.seed, 'lcg');
   const latencies: number[] = [];
+  const slow: string[] = [];
   for (let i = 0; i < options.randomReads; i++) {
     const entry = random.pick(entries);
     const started = performance.now();
     const got = await brain.readCheckpoint(entry.id);
-    latencies.push(performance.now() - started);
+    const ms = performance.now() - started;
+    latencies.push(ms);
+    const size = (index: number | null) => (index === null ? 0 : (manifest.bodies[index]?.length ?? 0));
+    if (ms > 10)
+      slow.push(
+        `#${i} ${ms.toFixed(0)} ms (${((size(entry.before) + size(entry.after)) / 1024).toFixed(0)} KiB)`,
+      );
     check(entry, got);
   }
+  console.log(`[phase] random reads done; over 10 ms: ${slow.join(', ')}`);
   latencies.sort((a, b) => a - b);
   const exported = await brain.exportDatabase();
   await brain.close();

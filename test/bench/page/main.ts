@@ -3,7 +3,7 @@
  * halves, exposed on `globalThis.bench` for Playwright to call.
  */
 import { openBrain } from '../../../src/lib/index';
-import { checkpointsBench } from './checkpoints';
+import { checkpointsBench, closeCheckpointsBrain } from './checkpoints';
 import { lifecycleLargeBench, lifecycleSeedBench } from './lifecycle';
 import { historyBench } from './history';
 import { recordEventBench } from './record-event';
@@ -13,6 +13,7 @@ import { importBench } from './import';
 const bench = {
   openBrain,
   checkpoints: checkpointsBench,
+  closeCheckpointsBrain,
   lifecycleSeed: lifecycleSeedBench,
   lifecycleLarge: lifecycleLargeBench,
   history: historyBench,

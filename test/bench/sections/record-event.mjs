@@ -24,13 +24,13 @@ function intFromEnv(name, fallback, min) {
 
 const ms = (x) => (Number.isNaN(x) ? '–' : `${x.toFixed(1)} ms`);
 
-export async function run({
-  long = intFromEnv('BENCH_EVENTS', 1_000_000, 2_000),
-  short = 1_000,
-  rounds = intFromEnv('BENCH_ROUNDS', 3, 1),
-  perBlock = 50,
-  seed = 11,
-} = {}) {
+export async function run({ smoke = false } = {}) {
+  // Smoke run: a 2,000-event "long" session against 200 events, one round of a few calls.
+  const long = smoke ? 2_000 : intFromEnv('BENCH_EVENTS', 1_000_000, 2_000);
+  const short = smoke ? 200 : 1_000;
+  const rounds = smoke ? 1 : intFromEnv('BENCH_ROUNDS', 3, 1);
+  const perBlock = smoke ? 5 : 50;
+  const seed = 11;
   const loadBefore = loadavg()[0];
   const [small, large] = await withBenchPage((page) =>
     page.evaluate((options) => globalThis.bench.recordEvent(options), {
@@ -104,5 +104,5 @@ export async function run({
       ],
     ),
   ];
-  return { lines, ok };
+  return { lines, ok, sound: counted };
 }

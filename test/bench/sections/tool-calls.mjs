@@ -18,16 +18,17 @@ export const title = 'Recording tool calls';
 const ms = (x) => (Number.isNaN(x) ? '–' : `${x.toFixed(1)} ms`);
 const rate = (x) => `${Math.round(x).toLocaleString('en')} calls/s`;
 
-export async function run({
-  batchCalls = Number(process.env.BENCH_TOOL_CALLS ?? 5000),
-  singleCalls = 300,
-} = {}) {
+export async function run({ smoke = false } = {}) {
+  // Smoke run: two batches of 100 (and a warm-up batch of 100), 25 single and 25 anchor calls.
+  const batchCalls = smoke ? 200 : Number(process.env.BENCH_TOOL_CALLS ?? 5000);
+  const singleCalls = smoke ? 25 : 300;
+  const batchSize = smoke ? 100 : 1000;
   const loadBefore = loadavg()[0];
   const r = await withBenchPage(async (page) => {
     // BENCH_CPU_PROFILE=<prefix>: a CPU profile of the engine's worker over the whole section, started once the
     // brain is open; the page leaves it open until the profile is taken (a closed worker's profile is gone).
     const profile = Boolean(process.env.BENCH_CPU_PROFILE);
-    const options = { dbName: `bench-tool-calls-${Date.now()}`, batchCalls, batchSize: 1000, singleCalls };
+    const options = { dbName: `bench-tool-calls-${Date.now()}`, batchCalls, batchSize, singleCalls };
     const sampler = profile ? await sampleWorkerMemory(page) : null;
     if (sampler) {
       await page.evaluate((name) => globalThis.bench.openToolCallsBrain(name), options.dbName);
@@ -98,5 +99,7 @@ export async function run({
       `index still writes): ${rate(r.rowsFloor.perSecond)}; recordToolCalls runs at ` +
       `${((100 * r.batch.perSecond) / r.rowsFloor.perSecond).toFixed(0)} % of that.`,
   ];
-  return { lines, ok };
+  // Every call stored, the search found the last one's output (the page throws otherwise), the file sound.
+  const sound = r.batch.steps === batchCalls && r.integrity.join() === 'ok';
+  return { lines, ok, sound };
 }

@@ -1,5 +1,6 @@
 /**
- * Read-ahead for a write-ahead log on OPFS: a read of the file is served from aligned chunks, each read whole in
+ * Read-ahead for a write-ahead log on OPFS (and, with small chunks, for the main database: a cold connection reads a
+ * large body's overflow pages, side by side in the file, page by page): a read of the file is served from aligned chunks, each read whole in
  * one `read()` and kept (least recently used first out, a bounded number). Why: an OPFS call costs ~0.3 ms
  * whatever its size, and SQLite reads the WAL a frame (a page) at a time — a WAL checkpoint every frame of the log, a
  * recovery after a kill all of it in order — so a 32 MiB log read frame by frame is ~8,000 calls (~2.5 s here)
