@@ -60,3 +60,15 @@ export async function rememberedFollowFolders(): Promise<
 
 /** Asks the person to allow reading the folder again (call from a click). True when granted. */
 export const requestFollowAccess = (handle: FileSystemDirectoryHandle) => requestAccess(handle, 'read');
+
+/**
+ * The followed folder that is `handle` or holds it, by name, or null: the app never writes into an agent's own
+ * history folder (a handoff goes into the project the agent worked in, never into `~/.claude` or `~/.codex`).
+ */
+export async function followedFolderHolding(handle: FileSystemDirectoryHandle): Promise<string | null> {
+  for (const { handle: followed } of await rememberedFollowFolders()) {
+    const path = await followed.resolve(handle).catch(() => null);
+    if (path !== null) return followed.name;
+  }
+  return null;
+}

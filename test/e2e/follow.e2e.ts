@@ -85,18 +85,31 @@ test.afterAll(async () => {
 
 test('a followed folder: the session, its next action and the compaction notice update as lines are written', async () => {
   test.setTimeout(180_000);
+  // The agent's project (its cwd is /home/dev/projects/ledger) is open: the handoff goes there.
+  await page.evaluate(() =>
+    globalThis.agentBrain!.openProject({ kind: 'opfs', name: 'ledger', create: true }),
+  );
   await page.getByTestId('follow-pick').click();
   const folder = page.getByTestId('followed-folder');
   await expect(folder).toHaveCount(1);
   await expect(folder.getByTestId('follow-pace')).toContainText(/watching for changes|checking every/);
 
   await append(text.slice(0, cuts[0]));
-  const live = page.getByTestId('follow-live');
-  await expect(live).toBeVisible({ timeout: 20_000 });
-  await expect(live.getByTestId('follow-next')).toContainText('Next:');
+  await expect(page.getByTestId('follow-live')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('follow-next')).toContainText('Next:');
   await expect(page.getByTestId('follow-compaction')).toHaveCount(0);
   const before = await stepCount();
   expect(before).toBeGreaterThan(0);
+  // Opt in: the handoff is written into the session's project after each compaction.
+  await page.getByTestId('follow-auto-handoff').check();
+  const handoff = () =>
+    page.evaluate(() =>
+      globalThis.agentBrain!.readAgentFile('.agent/SESSION_SUMMARY.md').then(
+        (f) => f.text,
+        () => null,
+      ),
+    );
+  expect(await handoff()).toBeNull();
 
   // The torn line finished; then the compaction and the rest.
   await append(text.slice(cuts[0], cuts[1]));
@@ -104,6 +117,31 @@ test('a followed folder: the session, its next action and the compaction notice 
   await expect(page.getByTestId('follow-compaction')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('follow-left-out').locator('li').first()).toBeVisible();
   await expect.poll(stepCount, { timeout: 20_000 }).toBeGreaterThan(before);
+  // The compaction wrote the any-agent handoff into ledger, and the page says where.
+  await expect.poll(handoff, { timeout: 20_000 }).toContain('Ledger');
+  await expect(page.getByTestId('follow-handoff-note')).toContainText('Written into ledger');
+
+  // The pointer line, when asked: added once however often the handoff is written, removed with one click.
+  const live = page.getByTestId('follow-live');
+  const agentsMd = () =>
+    page.evaluate(() =>
+      globalThis.agentBrain!.readProjectBytes('AGENTS.md').then(
+        (f) => new TextDecoder().decode(f.bytes),
+        () => null,
+      ),
+    );
+  for (let i = 0; i < 2; i++) {
+    await live.getByTestId('handoff-write').click();
+    await live.getByLabel(/also add a pointer line/).check();
+    await live.getByRole('button', { name: 'Write into ledger' }).click();
+    await expect(
+      live.getByTestId('resume-handoff').getByRole('status').filter({ hasText: 'Written into ledger' }),
+    ).toBeVisible();
+  }
+  expect((await agentsMd())!.match(/SESSION_SUMMARY\.md/g)).toHaveLength(1);
+  await live.getByRole('button', { name: 'Remove the pointer line from ledger' }).click();
+  await expect(live.getByText('Pointer line removed from AGENTS.md.')).toBeVisible();
+  expect(await agentsMd()).not.toContain('SESSION_SUMMARY.md');
 
   // Read to the end of the last complete line: the fixture's last line is torn, and waits for its end.
   const offset = await page.evaluate(
@@ -122,7 +160,9 @@ test('a followed folder: the session, its next action and the compaction notice 
       expect(overflow).toBeLessThanOrEqual(0);
       await saveScreenshot(page, `follow/live-${width}-${theme}`);
       // The panel alone (the page is long): what a person looks at while the agent works.
-      await page.getByTestId('follow').screenshot({ path: `${screenshotDir}/follow/panel-${width}-${theme}.png` });
+      await page
+        .getByTestId('follow')
+        .screenshot({ path: `${screenshotDir}/follow/panel-${width}-${theme}.png` });
     }
   }
   await expectAccessible(page, 'the live view of a followed folder');

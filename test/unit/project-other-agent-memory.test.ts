@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BrainError } from '../../src/core/errors';
-import { withPointerLine } from '../../src/ui/handoff-pointer';
+import { withPointerLine, withoutPointerLine } from '../../src/ui/handoff-pointer';
 import { memoryBrain } from './engine-helpers';
 import { memoryDirectory } from './memory-directory';
 
@@ -165,5 +165,21 @@ describe('the handoff’s pointer line', () => {
     expect(withPointerLine(utf8(`# A\r\n  ${line}  \r\nmore\r\n`), line)).toBeNull();
     // A line that only mentions the path is not the pointer.
     expect(withPointerLine(utf8('Read .agent/SESSION_SUMMARY.md first.\n'), line)).not.toBeNull();
+  });
+
+  it('is removed with one click: the file as it was before (BOM, CRLF, bytes that are not UTF-8), other lines kept', () => {
+    const same = (a: Uint8Array | null, b: Uint8Array) =>
+      expect(Buffer.from(a!).equals(Buffer.from(b))).toBe(true);
+    const bom = Uint8Array.of(0xef, 0xbb, 0xbf, ...utf8('# Rules\r\n\r\n- Be brief.\r\n'));
+    same(withoutPointerLine(withPointerLine(bom, line)!, line), bom);
+    const raw = Uint8Array.of(...utf8('# Notes\n'), 0xff, 0xfe, ...utf8(' bytes\n'));
+    same(withoutPointerLine(withPointerLine(raw, line)!, line), raw);
+    same(withoutPointerLine(withPointerLine(utf8('# AGENTS\n'), line)!, line), utf8('# AGENTS\n'));
+    same(withoutPointerLine(withPointerLine(new Uint8Array(), line)!, line), new Uint8Array());
+    // In the middle of the file, edited since: only the line goes.
+    same(withoutPointerLine(utf8(`# A\n${line}\n- rule\n`), line), utf8('# A\n- rule\n'));
+    // A line that only mentions the pointer's text is not it; a file without it is left alone.
+    expect(withoutPointerLine(utf8(`Note: ${line}\n`), line)).toBeNull();
+    expect(withoutPointerLine(utf8('# A\n'), line)).toBeNull();
   });
 });

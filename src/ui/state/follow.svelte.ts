@@ -23,6 +23,7 @@ import {
   type Summary,
 } from '../../lib/index';
 import type { BrainState } from './brain.svelte';
+import { HistoryImportState } from './history-import.svelte';
 import { ViewState } from './view-state.svelte';
 
 /** What the live card of a followed session shows. */
@@ -46,11 +47,47 @@ export class FollowState extends ViewState {
   /** The live card of each followed folder that has a session (by `folderId`). */
   live = $state.raw<readonly LiveSession[]>([]);
   busy = $state(false);
+  /** Followed folders whose session's handoff is written into its project after each compaction (opt-in). */
+  autoHandoff = $state.raw<readonly FollowId[]>(readAutoHandoff());
+  /** What the last automatic handoff did, per folder (written where, or why not). */
+  handoffNotes = $state.raw<Readonly<Record<number, string>>>({});
+  /** The resume point's handoff and its pointer line, as the history import writes them. */
+  readonly history: HistoryImportState;
   #resumed = false;
+  /** The compaction summary each folder's handoff was last written for. */
+  readonly #handedOff: Record<number, number> = {};
 
   constructor(source: BrainState) {
     // Change notices of a working agent come in bursts: one fetch for each burst.
     super(source, 150);
+    this.history = new HistoryImportState(() => source);
+  }
+
+  setAutoHandoff(id: FollowId, on: boolean): void {
+    const others = this.autoHandoff.filter((x) => x !== id);
+    this.autoHandoff = on ? [...others, id] : others;
+    globalThis.localStorage?.setItem(autoHandoffKey, JSON.stringify(this.autoHandoff));
+    if (on) this.refresh();
+  }
+
+  /** After a new compaction of a folder with the handoff on: `.agent/SESSION_SUMMARY.md` written into its project. */
+  async #handOff(live: LiveSession): Promise<void> {
+    const summaryId = live.compaction?.summary.id;
+    if (summaryId === undefined || !this.autoHandoff.includes(live.folderId)) return;
+    if (this.#handedOff[live.folderId] === summaryId) return;
+    this.#handedOff[live.folderId] = summaryId;
+    const brain = this.source.brain;
+    if (!brain) return;
+    let note: string;
+    try {
+      const open = await brain.projectInfo();
+      note = open
+        ? await this.history.writeHandoff(live.sessionId, false, open.name)
+        : "Not written: open this session's project folder to keep its handoff there.";
+    } catch (error) {
+      note = error instanceof Error ? error.message : String(error);
+    }
+    this.handoffNotes = { ...this.handoffNotes, [live.folderId]: note };
   }
 
   get supported(): boolean {
@@ -177,5 +214,17 @@ export class FollowState extends ViewState {
     }
     this.folders = folders;
     this.live = live;
+    for (const l of live) await this.#handOff(l);
+  }
+}
+
+const autoHandoffKey = 'agent-brain:follow-handoff';
+
+function readAutoHandoff(): FollowId[] {
+  try {
+    const value: unknown = JSON.parse(globalThis.localStorage?.getItem(autoHandoffKey) ?? '[]');
+    return Array.isArray(value) ? value.filter((x): x is number => typeof x === 'number') : [];
+  } catch {
+    return [];
   }
 }

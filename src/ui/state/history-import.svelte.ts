@@ -5,7 +5,9 @@
  * person asks for it).
  */
 import {
+  followedFolderHolding,
   isBrainError,
+  rememberedProjectFolder,
   resumePrompt,
   type Brain,
   type ImportProgress,
@@ -13,7 +15,7 @@ import {
   type SessionId,
   type SessionProject,
 } from '../../lib/index';
-import { withPointerLine } from '../handoff-pointer';
+import { withPointerLine, withoutPointerLine } from '../handoff-pointer';
 import type { BrainState } from './brain.svelte';
 
 export const handoffPath = '.agent/SESSION_SUMMARY.md';
@@ -106,6 +108,11 @@ export class HistoryImportState {
     return resumePrompt(this.#brain(), sessionId);
   }
 
+  /** The name of the project open in the brain now, or null (asked of the brain: any view may show a handoff). */
+  async openProjectName(): Promise<string | null> {
+    return (await this.#brain().projectInfo())?.name ?? null;
+  }
+
   /** The folder the session's agent worked in, or null when its history does not say. */
   sessionProject(sessionId: SessionId): Promise<SessionProject | null> {
     return this.#brain().sessionProject(sessionId);
@@ -131,6 +138,13 @@ export class HistoryImportState {
       throw new Error(
         `Nothing written: this session's project is "${own.name}" (the agent worked in ${own.path}), not "${folder}".`,
       );
+    // Never into an agent's own history folder opened as a project (the followed folders are remembered here).
+    const picked = open.kind === 'handle' ? await rememberedProjectFolder() : null;
+    const holder = picked ? await followedFolderHolding(picked.handle) : null;
+    if (holder !== null)
+      throw new Error(
+        `Nothing written: "${folder}" is inside the followed history folder "${holder}" — agent-brain never writes into an agent's own history.`,
+      );
     const text = await this.resumePrompt(sessionId);
     const current = await brain.readAgentFile(handoffPath).catch((error: unknown) => {
       if (isBrainError(error, 'NotFound')) return null;
@@ -145,6 +159,29 @@ export class HistoryImportState {
     } catch (error) {
       return `${written}. The pointer line was not written: ${this.#source.fail(error)}`;
     }
+  }
+
+  /**
+   * Removes the pointer line from AGENTS.md and CLAUDE.md of the open project (one click undoes the box), the rest
+   * of each file kept as it is. Says what it did.
+   */
+  async removePointer(): Promise<string> {
+    const brain = this.#brain();
+    const removed: string[] = [];
+    for (const path of ['AGENTS.md', 'CLAUDE.md']) {
+      const file = await brain.readProjectBytes(path).catch((error: unknown) => {
+        if (isBrainError(error, 'NotFound')) return null;
+        throw error;
+      });
+      if (!file) continue;
+      const next = withoutPointerLine(file.bytes, pointerLine);
+      if (next === null) continue;
+      await brain.writeProjectFile(path, next, { expectedVersion: file.version, otherAgentMemory: true });
+      removed.push(path);
+    }
+    return removed.length === 0
+      ? 'No pointer line to remove.'
+      : `Pointer line removed from ${removed.join(' and ')}.`;
   }
 
   /**
