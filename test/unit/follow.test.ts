@@ -207,4 +207,36 @@ describe('following a folder', () => {
     expect(await api.listFollowedFolders()).toEqual([]);
     expect(await api.listSessions()).toEqual(sessions);
   });
+
+  it('follows several folders at once, each on its own; unfollowing one leaves the other going', async () => {
+    const claude = generateClaudeCodeSession().main;
+    const codex = generateCodexSession().main;
+    const { api } = await memoryBrain({ follow: { autoPoll: false } });
+    const a = new GrowingFolder('claude-project');
+    const b = new GrowingFolder('codex-day');
+    const fa = await api.followFolder({ handle: a.handle() });
+    const fb = await api.followFolder({ handle: b.handle() });
+    expect(fa.id).not.toBe(fb.id);
+    a.write(claude.name, claude.bytes.subarray(0, 200_000));
+    b.write(codex.name, codex.bytes.subarray(0, 50_000));
+    await pollAll(api, fa.id);
+    await pollAll(api, fb.id);
+    const folders = await api.listFollowedFolders();
+    expect(folders.map((f) => [f.name, f.files.length])).toEqual([
+      ['claude-project', 1],
+      ['codex-day', 1],
+    ]);
+    const sessions = folders.map((f) => f.files[0]!.sessionId);
+    expect(new Set(sessions).size).toBe(2);
+    // A look at one folder reads nothing of the other.
+    b.append(codex.name, codex.bytes.subarray(50_000, 60_000));
+    const readA = a.bytesRead;
+    expect((await api.pollFollowedFolder(fa.id)).bytesRead).toBe(0);
+    expect(a.bytesRead).toBe(readA);
+    await api.unfollowFolder(fa.id);
+    const r = await api.pollFollowedFolder(fb.id);
+    expect(r.bytesRead).toBeGreaterThan(0);
+    expect((await api.listFollowedFolders()).map((f) => f.name)).toEqual(['codex-day']);
+    await expect(api.pollFollowedFolder(fa.id)).rejects.toMatchObject({ code: 'NotFound' });
+  });
 });

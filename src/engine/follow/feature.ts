@@ -267,7 +267,10 @@ export function createFollowFeature(
       ctx.emit({ topic: 'follow' });
     },
     async listFollowedFolders() {
-      return Promise.all((await repo.folders()).map((row) => view(row.id)));
+      // One after the other: statements on the one connection never overlap (a cached statement is reused).
+      const out: FollowedFolder[] = [];
+      for (const row of await repo.folders()) out.push(await view(row.id));
+      return out;
     },
     async pollFollowedFolder(id) {
       const f = followed.get(id);
