@@ -9,11 +9,16 @@ import {
 } from '../../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
+import { storedStepSearchText } from '../../../core/events/step-text';
+import { packJson, unpackJson, type StoredJson } from './step-json';
 import { toStepToIndex, type StepRow, type StepToIndex } from './transcript-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
-/** One searchable document: a copy of a source row's text with the links a hit needs. */
+/**
+ * One searchable document: a source row's text with the links a hit needs. A step's document is stored without
+ * its text (the step holds it); events and summaries keep theirs.
+ */
 export interface HistoryDoc {
   readonly source: HistorySource;
   readonly sourceId: number;
@@ -106,25 +111,124 @@ const REPLACE_DOC = `ON CONFLICT (source, source_id) DO UPDATE SET session_id = 
   path = excluded.path, checkpoint_entry_id = excluded.checkpoint_entry_id, title = excluded.title,
   body = excluded.body, created_at = excluded.created_at`;
 
-/** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
+/**
+ * The snippets of hits, made as FTS5 makes them (`snippet()`): the index keeps no copy of a document's text
+ * (contentless, migration 14), so the hits' texts go into this in-memory FTS5 table of the same tokenizer, and
+ * the same query gives exactly the snippet it would have given. Temp schema: never part of agent.db.
+ */
+const SNIPPET_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.history_snippets USING fts5(
+  title, body, tokenize = 'porter unicode61 remove_diacritics 2')`;
+
+/** The history search index (FTS5 over event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
   /**
-   * Indexes documents with one statement. FTS5 writes its pending terms to a new segment at the end of every
-   * statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one tiny
-   * segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a single
-   * document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
+   * Indexes documents with one statement per kind. FTS5 writes its pending terms to a new segment at the end of
+   * every statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one
+   * tiny segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a
+   * single document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
+   * Events' and summaries' documents keep their text (the trigger indexes it); a step's document is stored
+   * without it (its text is the step's, see stepTexts) and its text goes to the index here.
    * `replace`: a document of the same source row is replaced (its index entries with it) instead of kept.
    */
   async function writeDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
-    const [first] = docs;
-    if (first === undefined) return;
-    const values = docs.length === 1 ? ONE_DOC : DOC_BATCH;
-    await db.run(
-      onConflict === 'keep'
-        ? `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${values}`
-        : `INSERT INTO history_docs (${DOC_COLUMNS}) ${values} ${REPLACE_DOC}`,
-      docs.length === 1 ? docRow(first) : [JSON.stringify(docs.map(docRow))],
+    const steps = docs.filter((d) => d.source === 'step');
+    const others = steps.length === 0 ? docs : docs.filter((d) => d.source !== 'step');
+    const [first] = others;
+    if (first !== undefined) {
+      const values = others.length === 1 ? ONE_DOC : DOC_BATCH;
+      await db.run(
+        onConflict === 'keep'
+          ? `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${values}`
+          : `INSERT INTO history_docs (${DOC_COLUMNS}) ${values} ${REPLACE_DOC}`,
+        others.length === 1 ? docRow(first) : [JSON.stringify(others.map(docRow))],
+      );
+    }
+    if (steps.length > 0) await writeStepDocs(steps, onConflict);
+  }
+
+  async function writeStepDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
+    if (onConflict === 'replace') {
+      // The old document's index entries go with it (trigger); the new one gets a new id.
+      await db.run(
+        `DELETE FROM history_docs WHERE source = 'step' AND source_id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(docs.map((d) => d.sourceId))],
+      );
+    }
+    const stored = docs.map((d) => ({ ...d, body: '' }));
+    const [one] = stored;
+    const inserted = await db.all<{ id: number; source_id: number }>(
+      `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${one !== undefined && stored.length === 1 ? ONE_DOC : DOC_BATCH}
+       RETURNING id, source_id`,
+      one !== undefined && stored.length === 1 ? docRow(one) : [JSON.stringify(stored.map(docRow))],
     );
+    if (inserted.length === 0) return;
+    const bySource = new Map(docs.map((d) => [d.sourceId, d]));
+    const entries = inserted.flatMap(({ id, source_id }) => {
+      const doc = bySource.get(source_id);
+      return doc ? [[id, doc.title, doc.body] as const] : [];
+    });
+    const [single] = entries;
+    if (single !== undefined && entries.length === 1)
+      await db.run('INSERT INTO history_fts (rowid, title, body) VALUES (?, ?, ?)', [...single]);
+    else
+      await db.run(
+        `INSERT INTO history_fts (rowid, title, body)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+        [JSON.stringify(entries)],
+      );
+  }
+
+  /**
+   * The texts of documents, by id: what an event's or summary's document stores, and for a tool step the text
+   * its document indexed — made again from the step as it is stored (core/events/step-text.ts). A document whose
+   * step is gone has none.
+   */
+  async function docTexts(ids: readonly number[]): Promise<Map<number, { title: string; body: string }>> {
+    const rows = await db.all<{
+      id: number;
+      title: string;
+      body: string;
+      step: number | null;
+      params: StoredJson | null;
+      result: StoredJson | null;
+    }>(
+      `SELECT d.id, d.title, d.body, st.id AS step, st.params, st.result
+       FROM history_docs d LEFT JOIN steps st ON d.source = 'step' AND d.body = '' AND st.id = d.step_id
+       WHERE d.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+    const texts = new Map<number, { title: string; body: string }>();
+    for (const row of rows) {
+      if (row.step !== null && row.params !== null && row.result !== null) {
+        const body = storedStepSearchText(
+          unpackJson(row.params, row.step, 'params'),
+          unpackJson(row.result, row.step, 'result'),
+        );
+        texts.set(row.id, { title: row.title, body });
+      } else texts.set(row.id, { title: row.title, body: row.body });
+    }
+    return texts;
+  }
+
+  /** FTS5's snippet of each document for `match`, by id ('' for a document that has no text any more). */
+  async function snippets(match: string, ids: readonly number[]): Promise<Map<number, string>> {
+    const texts = await docTexts(ids);
+    await db.exec(SNIPPET_TABLE);
+    try {
+      await db.run(
+        `INSERT INTO temp.history_snippets (rowid, title, body)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+        [JSON.stringify([...texts].map(([id, t]) => [id, t.title, t.body]))],
+      );
+      const rows = await db.all<{ id: number; snippet: string }>(
+        `SELECT rowid AS id, snippet(history_snippets, 1, '[', ']', '…', 16) AS snippet
+         FROM temp.history_snippets WHERE history_snippets MATCH ?`,
+        [match],
+      );
+      return new Map(rows.map((r) => [r.id, r.snippet]));
+    } finally {
+      await db.run('DELETE FROM temp.history_snippets');
+    }
   }
 
   /**
@@ -169,17 +273,18 @@ export function createHistoryRepo(db: SqlDriver) {
     );
     if (cutoff && ranked.length < filter.limit && filtered) return runSearch(match, filter, window * 4);
     if (ranked.length === 0) return [];
-    const rows = await db.all<Omit<HitRow, 'score'>>(
+    const ids = ranked.map((r) => r.id);
+    const rows = await db.all<Omit<HitRow, 'score' | 'snippet'>>(
       `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
-              d.checkpoint_entry_id, d.title, d.created_at, snippet(history_fts, 1, '[', ']', '…', 16) AS snippet
-       FROM history_fts JOIN history_docs d ON d.id = history_fts.rowid
-       WHERE history_fts MATCH ? AND history_fts.rowid IN (SELECT value FROM json_each(?))`,
-      [match, JSON.stringify(ranked.map((r) => r.id))],
+              d.checkpoint_entry_id, d.title, d.created_at
+       FROM history_docs d WHERE d.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
     );
+    const snippetOf = await snippets(match, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ranked.flatMap(({ id, score }) => {
       const row = byId.get(id);
-      return row ? [toHit({ ...row, score })] : [];
+      return row ? [toHit({ ...row, snippet: snippetOf.get(id) ?? '', score })] : [];
     });
   }
 
@@ -342,6 +447,10 @@ export function createHistoryRepo(db: SqlDriver) {
       return { hits: await runSearch(query.any, filter), matched: 'any' };
     },
 
+    /**
+     * Logs a compression. Its budget (every event kept or dropped, with why: ~110 bytes an event) is written once
+     * and never read back by the engine: stored packed when that is smaller (step-json.ts).
+     */
     async addCompression(c: {
       sessionId: SessionId;
       summaryId: number;
@@ -352,7 +461,7 @@ export function createHistoryRepo(db: SqlDriver) {
     }): Promise<number> {
       const { lastInsertRowid } = await db.run(
         'INSERT INTO compressions (session_id, summary_id, upto_event_id, checkpoint, budget, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [c.sessionId, c.summaryId, c.uptoEventId, c.checkpoint, c.budget, c.createdAt],
+        [c.sessionId, c.summaryId, c.uptoEventId, c.checkpoint, packJson(c.budget), c.createdAt],
       );
       return lastInsertRowid;
     },
