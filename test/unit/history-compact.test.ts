@@ -9,6 +9,7 @@ import { fixedClock } from '../../src/core/clock';
 import type { StepId } from '../../src/core/api';
 import { createBrainApi } from '../../src/engine/create-engine';
 import { openDatabase } from '../../src/storage/sqlite/database';
+import type { SqlDriver } from '../../src/storage/sqlite/driver';
 import { migrate } from '../../src/storage/sqlite/migrate';
 import { migrations } from '../../src/storage/sqlite/migrations/index';
 import { memoryBrain } from './engine-helpers';
@@ -39,7 +40,7 @@ async function brainWithSteps() {
   return { ...brain, taskId, long: long.id, short: short.id };
 }
 
-const stored = (db: { get: <T>(sql: string, p?: unknown[]) => Promise<T | undefined> }, id: StepId) =>
+const stored = (db: SqlDriver, id: StepId) =>
   db.get<{ params: string; result: string; kind: string; bytes: number }>(
     'SELECT typeof(params) AS params, typeof(result) AS kind, octet_length(result) AS bytes, result FROM steps WHERE id = ?',
     [id],
@@ -96,6 +97,10 @@ describe('the search index keeps no second copy of a step', () => {
       `SELECT body FROM history_docs WHERE source = 'step'`,
     );
     expect(docs.map((d) => d.body)).toEqual(['', '']);
+    const events = await database.driver.all<{ title: string; body: string }>(
+      `SELECT title, body FROM history_docs WHERE source = 'event'`,
+    );
+    expect(events.every((e) => e.title === '' && e.body === '')).toBe(true);
     const hit = async (word: string) => (await api.searchHistory(word, { kinds: ['step'] })).hits;
     expect((await hit('longword0x')).map((h) => h.stepId)).toEqual([long]);
     expect((await hit('longword2999x')).map((h) => h.stepId)).toEqual([long]);

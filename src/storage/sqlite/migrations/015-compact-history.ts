@@ -24,8 +24,8 @@ CREATE VIRTUAL TABLE history_fts USING fts5(
   title, body, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 INSERT INTO history_fts (rowid, title, body) SELECT id, title, body FROM history_docs;
-UPDATE history_docs SET body = '' WHERE source = 'step' AND step_id IS NOT NULL;
-CREATE TRIGGER history_docs_ai AFTER INSERT ON history_docs WHEN new.source <> 'step' BEGIN
+UPDATE history_docs SET title = '', body = '' WHERE source = 'step' AND step_id IS NOT NULL;
+CREATE TRIGGER history_docs_ai AFTER INSERT ON history_docs WHEN new.title <> '' OR new.body <> '' BEGIN
   INSERT INTO history_fts (rowid, title, body) VALUES (new.id, new.title, new.body);
 END;
 CREATE TRIGGER history_docs_ad AFTER DELETE ON history_docs BEGIN

@@ -9,15 +9,17 @@ import {
 } from '../../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
-import { storedStepSearchText } from '../../../core/events/step-text';
+import { eventDocument } from '../../../core/events/model';
+import { stepTitle, storedStepSearchText } from '../../../core/events/step-text';
+import { toEvent, type EventRow } from './events-repo';
 import { packJson, unpackJson, type StoredJson } from './step-json';
 import { toStepToIndex, type StepRow, type StepToIndex } from './transcript-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
 /**
- * One searchable document: a source row's text with the links a hit needs. A step's document is stored without
- * its text (the step holds it); events and summaries keep theirs.
+ * One searchable document: a source row's text with the links a hit needs. A step's or an event's document is
+ * stored without its title and text (its row holds them); a summary's keeps its own.
  */
 export interface HistoryDoc {
   readonly source: HistorySource;
@@ -119,6 +121,9 @@ const REPLACE_DOC = `ON CONFLICT (source, source_id) DO UPDATE SET session_id = 
 const SNIPPET_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.history_snippets USING fts5(
   title, body, tokenize = 'porter unicode61 remove_diacritics 2')`;
 
+/** Documents stored without their text: a step's and an event's (made again from the row when a hit needs it). */
+const isTextless = (d: HistoryDoc) => d.source === 'step' || d.source === 'event';
+
 /** The history search index (FTS5 over event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
   /**
@@ -126,13 +131,14 @@ export function createHistoryRepo(db: SqlDriver) {
    * every statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one
    * tiny segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a
    * single document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
-   * Events' and summaries' documents keep their text (the trigger indexes it); a step's document is stored
-   * without it (its text is the step's, see stepTexts) and its text goes to the index here.
-   * `replace`: a document of the same source row is replaced (its index entries with it) instead of kept.
+   * A step's or an event's document is stored without its text — title and body are made again from the step or
+   * event when a hit needs them (docTexts) — and its text goes to the index here; other documents keep theirs
+   * (the trigger indexes it). `replace`: a document of the same source row is replaced (its index entries with
+   * it) instead of kept.
    */
   async function writeDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
-    const steps = docs.filter((d) => d.source === 'step');
-    const others = steps.length === 0 ? docs : docs.filter((d) => d.source !== 'step');
+    const textless = docs.filter(isTextless);
+    const others = textless.length === docs.length ? [] : docs.filter((d) => !isTextless(d));
     const [first] = others;
     if (first !== undefined) {
       const values = others.length === 1 ? ONE_DOC : DOC_BATCH;
@@ -143,33 +149,35 @@ export function createHistoryRepo(db: SqlDriver) {
         others.length === 1 ? docRow(first) : [JSON.stringify(others.map(docRow))],
       );
     }
-    if (steps.length > 0) await writeStepDocs(steps, onConflict);
+    if (textless.length > 0) await writeTextless(textless, onConflict);
   }
 
-  async function writeStepDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
+  async function writeTextless(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
     if (onConflict === 'replace') {
       // The old document's index entries go with it (trigger); the new one gets a new id.
       await db.run(
-        `DELETE FROM history_docs WHERE source = 'step' AND source_id IN (SELECT value FROM json_each(?))`,
-        [JSON.stringify(docs.map((d) => d.sourceId))],
+        `DELETE FROM history_docs WHERE (source, source_id) IN
+           (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
+        [JSON.stringify(docs.map((d) => [d.source, d.sourceId]))],
       );
     }
-    const stored = docs.map((d) => ({ ...d, body: '' }));
+    const stored = docs.map((d) => ({ ...d, title: '', body: '' }));
     const [one] = stored;
-    const inserted = await db.all<{ id: number; source_id: number }>(
-      `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${one !== undefined && stored.length === 1 ? ONE_DOC : DOC_BATCH}
-       RETURNING id, source_id`,
-      one !== undefined && stored.length === 1 ? docRow(one) : [JSON.stringify(stored.map(docRow))],
+    const single = one !== undefined && stored.length === 1;
+    const inserted = await db.all<{ id: number; source: HistorySource; source_id: number }>(
+      `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${single ? ONE_DOC : DOC_BATCH}
+       RETURNING id, source, source_id`,
+      single ? docRow(one) : [JSON.stringify(stored.map(docRow))],
     );
     if (inserted.length === 0) return;
-    const bySource = new Map(docs.map((d) => [d.sourceId, d]));
-    const entries = inserted.flatMap(({ id, source_id }) => {
-      const doc = bySource.get(source_id);
+    const bySource = new Map(docs.map((d) => [`${d.source}:${d.sourceId}`, d]));
+    const entries = inserted.flatMap(({ id, source, source_id }) => {
+      const doc = bySource.get(`${source}:${source_id}`);
       return doc ? [[id, doc.title, doc.body] as const] : [];
     });
-    const [single] = entries;
-    if (single !== undefined && entries.length === 1)
-      await db.run('INSERT INTO history_fts (rowid, title, body) VALUES (?, ?, ?)', [...single]);
+    const [entry] = entries;
+    if (entry !== undefined && entries.length === 1)
+      await db.run('INSERT INTO history_fts (rowid, title, body) VALUES (?, ?, ?)', [...entry]);
     else
       await db.run(
         `INSERT INTO history_fts (rowid, title, body)
@@ -179,39 +187,62 @@ export function createHistoryRepo(db: SqlDriver) {
   }
 
   /**
-   * The texts of documents, by id: what an event's or summary's document stores, and for a tool step the text
-   * its document indexed — made again from the step as it is stored (core/events/step-text.ts). A document whose
-   * step is gone has none.
+   * The title and text of documents, by id: what a document stores, or for one stored without text (a step's,
+   * an event's) what its index entries were made of, made again from its step or event as stored
+   * (core/events/step-text.ts, eventDocument). A document whose source row is gone has an empty text.
    */
   async function docTexts(ids: readonly number[]): Promise<Map<number, { title: string; body: string }>> {
-    const rows = await db.all<{
+    const docs = await db.all<{
       id: number;
+      source: HistorySource;
+      source_id: number;
       title: string;
       body: string;
-      step: number | null;
-      params: StoredJson | null;
-      result: StoredJson | null;
     }>(
-      `SELECT d.id, d.title, d.body, st.id AS step, st.params, st.result
-       FROM history_docs d LEFT JOIN steps st ON d.source = 'step' AND d.body = '' AND st.id = d.step_id
-       WHERE d.id IN (SELECT value FROM json_each(?))`,
+      `SELECT id, source, source_id, title, body FROM history_docs WHERE id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(ids)],
     );
-    const texts = new Map<number, { title: string; body: string }>();
-    for (const row of rows) {
-      if (row.step !== null && row.params !== null && row.result !== null) {
-        const body = storedStepSearchText(
-          unpackJson(row.params, row.step, 'params'),
-          unpackJson(row.result, row.step, 'result'),
-        );
-        texts.set(row.id, { title: row.title, body });
-      } else texts.set(row.id, { title: row.title, body: row.body });
+    const textless = (source: HistorySource) =>
+      JSON.stringify(
+        docs.filter((d) => d.source === source && d.title === '' && d.body === '').map((d) => d.source_id),
+      );
+    const steps = await db.all<{
+      id: number;
+      seq: number;
+      tool: string;
+      status: string;
+      params: StoredJson;
+      result: StoredJson;
+    }>(
+      `SELECT id, seq, tool, status, params, result FROM steps WHERE id IN (SELECT value FROM json_each(?))`,
+      [textless('step')],
+    );
+    const events = await db.all<EventRow>(
+      'SELECT * FROM events WHERE id IN (SELECT value FROM json_each(?))',
+      [textless('event')],
+    );
+    const made = new Map<string, { title: string; body: string }>();
+    for (const st of steps) {
+      const body = storedStepSearchText(
+        unpackJson(st.params, st.id, 'params'),
+        unpackJson(st.result, st.id, 'result'),
+      );
+      made.set(`step:${st.id}`, { title: stepTitle(st), body });
     }
-    return texts;
+    for (const row of events) made.set(`event:${row.id}`, eventDocument(toEvent(row)));
+    return new Map(
+      docs.map((d) => [
+        d.id,
+        d.title === '' && d.body === '' ? (made.get(`${d.source}:${d.source_id}`) ?? d) : d,
+      ]),
+    );
   }
 
-  /** FTS5's snippet of each document for `match`, by id ('' for a document that has no text any more). */
-  async function snippets(match: string, ids: readonly number[]): Promise<Map<number, string>> {
+  /** Each document's title and FTS5 snippet for `match`, by id (an empty snippet for one without text now). */
+  async function hitTexts(
+    match: string,
+    ids: readonly number[],
+  ): Promise<Map<number, { title: string; snippet: string }>> {
     const texts = await docTexts(ids);
     await db.exec(SNIPPET_TABLE);
     try {
@@ -225,7 +256,8 @@ export function createHistoryRepo(db: SqlDriver) {
          FROM temp.history_snippets WHERE history_snippets MATCH ?`,
         [match],
       );
-      return new Map(rows.map((r) => [r.id, r.snippet]));
+      const snippetOf = new Map(rows.map((r) => [r.id, r.snippet]));
+      return new Map([...texts].map(([id, t]) => [id, { title: t.title, snippet: snippetOf.get(id) ?? '' }]));
     } finally {
       await db.run('DELETE FROM temp.history_snippets');
     }
@@ -274,17 +306,18 @@ export function createHistoryRepo(db: SqlDriver) {
     if (cutoff && ranked.length < filter.limit && filtered) return runSearch(match, filter, window * 4);
     if (ranked.length === 0) return [];
     const ids = ranked.map((r) => r.id);
-    const rows = await db.all<Omit<HitRow, 'score' | 'snippet'>>(
+    const rows = await db.all<Omit<HitRow, 'score' | 'snippet' | 'title'>>(
       `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
-              d.checkpoint_entry_id, d.title, d.created_at
+              d.checkpoint_entry_id, d.created_at
        FROM history_docs d WHERE d.id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(ids)],
     );
-    const snippetOf = await snippets(match, ids);
+    const texts = await hitTexts(match, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ranked.flatMap(({ id, score }) => {
       const row = byId.get(id);
-      return row ? [toHit({ ...row, snippet: snippetOf.get(id) ?? '', score })] : [];
+      const text = texts.get(id);
+      return row && text ? [toHit({ ...row, ...text, score })] : [];
     });
   }
 
