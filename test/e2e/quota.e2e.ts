@@ -17,8 +17,8 @@ test('a full storage quota is reported clearly and leaves no half-written data',
     const outcome = await page.evaluate(async (id) => {
       const brain = globalThis.agentBrain!;
       const { id: taskId } = await brain.startTask({ sessionId: id, title: 'big' });
-      // 1 MiB of random bytes as base64: steps are stored packed, and zlib cannot pack these below 1 MiB.
-      const raw = new Uint8Array(1024 * 1024);
+      // 1 MiB of base64 (768 KiB of random bytes): steps are stored packed, and zlib cannot pack these below 768 KiB.
+      const raw = new Uint8Array(768 * 1024);
       for (let at = 0; at < raw.length; at += 65_536) crypto.getRandomValues(raw.subarray(at, at + 65_536));
       let binary = '';
       for (const byte of raw) binary += String.fromCharCode(byte);
