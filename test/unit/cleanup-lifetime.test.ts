@@ -22,7 +22,7 @@ const OUTPUT = 16_000;
 const LIGHT_PER_TASK = 2_048;
 /**
  * What the light rows of a task may add to the file, all tables together: 2.8 KiB measured since the index merges
- * segments with deleted rows early (migration 14's `deletemerge`); 9.6 KiB with FTS5's default, whose late merges
+ * segments with deleted rows early (migration 15's `deletemerge`); 9.6 KiB with FTS5's default, whose late merges
  * leave free pages behind (the file 1.75× its size after task 10 by task 100).
  */
 const FILE_PER_TASK = 6_144;

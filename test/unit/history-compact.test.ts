@@ -1,5 +1,5 @@
 /**
- * History stored compactly, once (migration 14): a step's params and result packed with zlib when that is smaller
+ * History stored compactly, once (migration 15): a step's params and result packed with zlib when that is smaller
  * and read back exactly; a damaged packed column refused with `CorruptDatabase`, never read as empty; the search
  * index a contentless FTS5 table (no second copy of a step's text), its hits' snippets as FTS5 makes them; an
  * older brain's index converted by the migration.
@@ -116,7 +116,7 @@ describe('the search index keeps no second copy of a step', () => {
   });
 });
 
-describe('migration 14 on an older brain', () => {
+describe('migration 15 on an older brain', () => {
   it('rebuilds the index contentless, drops the step documents’ copies, and search finds what it found', async () => {
     const engine = await memoryEngine();
     const name = 'compact-old.db';

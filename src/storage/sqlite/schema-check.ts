@@ -114,7 +114,7 @@ export async function checkSchema(
 
 /**
  * Columns that hold JSON text, by the migration that created them. `packed`: the column may hold its JSON packed
- * (a BLOB, migration 14: repos/step-json.ts), checked when read — a damaged one is refused then, naming the row.
+ * (a BLOB, migration 15: repos/step-json.ts), checked when read — a damaged one is refused then, naming the row.
  */
 const jsonColumns: readonly { table: string; column: string; key: string; since: number; packed?: true }[] = [
   { table: 'steps', column: 'params', key: 'id', since: 1, packed: true },

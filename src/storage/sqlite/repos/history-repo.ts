@@ -115,7 +115,7 @@ const REPLACE_DOC = `ON CONFLICT (source, source_id) DO UPDATE SET session_id = 
 
 /**
  * The snippets of hits, made as FTS5 makes them (`snippet()`): the index keeps no copy of a document's text
- * (contentless, migration 14), so the hits' texts go into this in-memory FTS5 table of the same tokenizer, and
+ * (contentless, migration 15), so the hits' texts go into this in-memory FTS5 table of the same tokenizer, and
  * the same query gives exactly the snippet it would have given. Temp schema: never part of agent.db.
  */
 const SNIPPET_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.history_snippets USING fts5(

@@ -1,5 +1,5 @@
 /**
- * A step's params and result at rest (migration 14): their JSON text as it is when short, else a BLOB holding a
+ * A step's params and result at rest (migration 15): their JSON text as it is when short, else a BLOB holding a
  * zlib stream of its UTF-8 bytes — the checkpoint bodies' codec (storage/blobs/zlib.ts: fflate, bounded and
  * verified decoding), not a second one. The column's type says which: TEXT is the JSON itself (every step of an
  * older build), BLOB is `[1][raw size, u32 big-endian][zlib stream]`. A BLOB that cannot be decoded to exactly its
