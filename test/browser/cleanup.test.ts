@@ -27,13 +27,22 @@ const text = (task: number, version: number, lines = 300) =>
 
 type Api = Pick<Brain, 'recordStep' | 'checkpointFile'>;
 
+/** `bytes` random bytes as base64: a step output that zlib cannot pack below `bytes` (steps are stored packed). */
+function noise(bytes: number): string {
+  const raw = new Uint8Array(bytes);
+  for (let at = 0; at < bytes; at += 65_536) crypto.getRandomValues(raw.subarray(at, at + 65_536));
+  let text = '';
+  for (const byte of raw) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
 async function makeHeavy(api: Api, taskId: TaskId, steps: number, edits: number, stepBytes = 2_000) {
   for (let i = 0; i < steps; i++) {
     await api.recordStep({
       taskId,
       tool: 'edit',
       params: { i },
-      result: { output: `${taskId}:${i}:`.padEnd(stepBytes, 'r') },
+      result: { output: `${taskId}:${i}:${noise(stepBytes)}` },
       status: 'ok',
     });
   }

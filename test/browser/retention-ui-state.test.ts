@@ -28,9 +28,16 @@ async function openSessions(): Promise<{ sessions: SessionsState; brain: Brain }
   return { sessions, brain };
 }
 
+/** 3,000 random bytes as base64: a step result zlib cannot pack below 3,000 bytes (steps are stored packed). */
+function noise(): string {
+  let text = '';
+  for (const byte of crypto.getRandomValues(new Uint8Array(3000))) text += String.fromCharCode(byte);
+  return btoa(text);
+}
+
 async function heavyTask(brain: Brain, sessionId: number, title: string): Promise<TaskId> {
   const { id } = await brain.startTask({ sessionId: sessionId as never, title });
-  await brain.recordStep({ taskId: id, tool: 'dump', result: 'x'.repeat(3000), status: 'ok' });
+  await brain.recordStep({ taskId: id, tool: 'dump', result: noise(), status: 'ok' });
   await brain.checkpointFile({ taskId: id, path: `src/${id}.ts`, before: null, after: 'y'.repeat(500) });
   await brain.setTaskState(id, 'done');
   return id;

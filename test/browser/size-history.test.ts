@@ -19,7 +19,12 @@ afterEach(async () => {
 /** `tasks` superseded tasks of `stepsEach` × ~256 KiB step results, and a running one. */
 async function seed(brain: Brain, tasks: number, stepsEach: number) {
   const { id: sessionId } = await brain.startSession({ title: 'growth' });
-  const chunk = 'abcdefghijklmnopqrstuvwxyz012345'.repeat(8192);
+  // 256 KiB of random bytes as base64: steps are stored packed, and zlib cannot pack these below 256 KiB.
+  const raw = new Uint8Array(256 * 1024);
+  for (let at = 0; at < raw.length; at += 65_536) crypto.getRandomValues(raw.subarray(at, at + 65_536));
+  let binary = '';
+  for (const byte of raw) binary += String.fromCharCode(byte);
+  const chunk = btoa(binary);
   for (let t = 0; t < tasks; t++) {
     const { id: taskId } = await brain.startTask({ sessionId, title: `attempt ${t}` });
     for (let s = 0; s < stepsEach; s++)

@@ -358,7 +358,8 @@ describe('a transcript import on a WAL brain', () => {
     // the idle WAL checkpoint, 200 ms after the last call); the log holds only what came after the commit (the
     // imported session's compression).
     const grown = (await fileSize(dbName)) - before;
-    expect(grown).toBeGreaterThan(512 * 1024);
+    // (The import's history is stored compactly since migration 15: 512 KiB here, where it was several MiB.)
+    expect(grown).toBeGreaterThan(256 * 1024);
     expect(await fileSize(`${dbName}-wal`)).toBeLessThan(grown / 2);
     await expectWalMode(brain, dbName);
     expect(await brain.listImportedSessions()).toHaveLength(1);

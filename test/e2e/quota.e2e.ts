@@ -17,9 +17,15 @@ test('a full storage quota is reported clearly and leaves no half-written data',
     const outcome = await page.evaluate(async (id) => {
       const brain = globalThis.agentBrain!;
       const { id: taskId } = await brain.startTask({ sessionId: id, title: 'big' });
+      // 1 MiB of base64 (768 KiB of random bytes): steps are stored packed, and zlib cannot pack these below 768 KiB.
+      const raw = new Uint8Array(768 * 1024);
+      for (let at = 0; at < raw.length; at += 65_536) crypto.getRandomValues(raw.subarray(at, at + 65_536));
+      let binary = '';
+      for (const byte of raw) binary += String.fromCharCode(byte);
+      const big = btoa(binary);
       try {
         for (let i = 0; i < 20; i++) {
-          await brain.recordStep({ taskId, tool: 'dump', result: 'x'.repeat(1024 * 1024), status: 'ok' });
+          await brain.recordStep({ taskId, tool: 'dump', result: big, status: 'ok' });
         }
         return { code: 'none', message: '', steps: -1, ok: [] as string[] };
       } catch (error) {

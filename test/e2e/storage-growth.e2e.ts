@@ -71,7 +71,12 @@ test('storage growth: one sample said plainly, then a reopen and a cleanup drawn
       const brain = globalThis.agentBrain!;
       await brain.setAutoCleanup({ enabled: false });
       const { id: sessionId } = await brain.startSession({ title: 'Growth' });
-      const chunk = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(29_128); // ~1 MiB
+      // 1 MiB of random bytes as base64: steps are stored packed, and zlib cannot pack these below 1 MiB.
+      const raw = new Uint8Array(1024 * 1024);
+      for (let at = 0; at < raw.length; at += 65_536) crypto.getRandomValues(raw.subarray(at, at + 65_536));
+      let binary = '';
+      for (const byte of raw) binary += String.fromCharCode(byte);
+      const chunk = btoa(binary);
       for (let t = 0; t < 6; t++) {
         const { id: taskId } = await brain.startTask({ sessionId, title: `Old attempt ${t + 1}` });
         for (let s = 0; s < 8; s++)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   DAY_MS,
@@ -124,12 +125,18 @@ describe('size history policy (pure)', () => {
   });
 });
 
+/**
+ * 20,000 random bytes as base64, which zlib cannot shrink below those bytes; steps are stored
+ * packed when that is smaller, and a repeated character would take a few dozen bytes.
+ */
+const noise = () => randomBytes(20_000).toString('base64');
+
 describe('size history through the engine (Node, real SQLite in memory)', () => {
   async function seed(api: Awaited<ReturnType<typeof memoryBrain>>['api']) {
     const { id: sessionId } = await api.startSession({ title: 'growth' });
     const old = (await api.startTask({ sessionId, title: 'old attempt' })).id;
     for (let i = 0; i < 20; i++)
-      await api.recordStep({ taskId: old, tool: 'dump', result: `${i}:${'x'.repeat(20_000)}`, status: 'ok' });
+      await api.recordStep({ taskId: old, tool: 'dump', result: `${i}:${noise()}`, status: 'ok' });
     await api.setTaskState(old, 'superseded');
     await api.startTask({ sessionId, title: 'current' });
     return { sessionId, old };

@@ -179,8 +179,9 @@ export interface StorageAudit {
   };
   /**
    * Light data, rows and UTF-8 bytes: session events (they go with their session), the documents history search
-   * indexes (their text; the FTS5 index built from it is not counted — a tool step's document goes with its step
-   * at cleanup, the others with their session), and the records that keep removed checkpoint entries listable
+   * indexes as stored (a summary's with its text; a tool step's or an event's without, made from its row; the FTS5
+   * index is not counted — a tool step's document goes with its step at cleanup, the others with their session),
+   * and the records that keep removed checkpoint entries listable
    * (rows = entries; ~25 bytes an entry).
    */
   readonly light: {

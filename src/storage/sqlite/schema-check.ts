@@ -112,14 +112,17 @@ export async function checkSchema(
   );
 }
 
-/** Columns that hold JSON text, by the migration that created them. */
-const jsonColumns: readonly { table: string; column: string; key: string; since: number }[] = [
-  { table: 'steps', column: 'params', key: 'id', since: 1 },
-  { table: 'steps', column: 'result', key: 'id', since: 1 },
+/**
+ * Columns that hold JSON text, by the migration that created them. `packed`: the column may hold its JSON packed
+ * (a BLOB, migration 15: repos/step-json.ts), checked when read — a damaged one is refused then, naming the row.
+ */
+const jsonColumns: readonly { table: string; column: string; key: string; since: number; packed?: true }[] = [
+  { table: 'steps', column: 'params', key: 'id', since: 1, packed: true },
+  { table: 'steps', column: 'result', key: 'id', since: 1, packed: true },
   { table: 'cleanup_log', column: 'reason', key: 'id', since: 3 },
   { table: 'events', column: 'data', key: 'id', since: 4 },
   { table: 'compressions', column: 'checkpoint', key: 'id', since: 4 },
-  { table: 'compressions', column: 'budget', key: 'id', since: 4 },
+  { table: 'compressions', column: 'budget', key: 'id', since: 4, packed: true },
 ];
 
 /** Throws `CorruptDatabase` naming the first rows whose JSON columns do not parse. */
@@ -129,10 +132,11 @@ export async function checkJsonColumns(
   what = 'This database',
 ): Promise<void> {
   const bad: string[] = [];
-  for (const { table, column, key, since } of jsonColumns) {
+  for (const { table, column, key, since, packed } of jsonColumns) {
     if (since > version) continue;
+    const text = packed ? `typeof(${column}) <> 'blob' AND ` : '';
     const rows = await db.all<{ id: number }>(
-      `SELECT ${key} AS id FROM ${table} WHERE json_valid(${column}) = 0 ORDER BY ${key} LIMIT 3`,
+      `SELECT ${key} AS id FROM ${table} WHERE ${text}json_valid(${column}) = 0 ORDER BY ${key} LIMIT 3`,
     );
     for (const row of rows) bad.push(`${table} ${row.id} (${column})`);
   }

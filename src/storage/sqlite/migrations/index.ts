@@ -12,6 +12,7 @@ import stepIndexPending from './011-step-index-pending';
 import patchCheckpoints from './012-patch-checkpoints';
 import projectFolders from './013-project-folders';
 import followedFolders from './014-followed-folders';
+import compactHistory from './015-compact-history';
 
 export interface Migration {
   readonly id: number;
@@ -35,4 +36,5 @@ export const migrations: readonly Migration[] = [
   { id: 12, name: 'patch-checkpoints', sql: patchCheckpoints },
   { id: 13, name: 'project-folders', sql: projectFolders },
   { id: 14, name: 'followed-folders', sql: followedFolders },
+  { id: 15, name: 'compact-history', sql: compactHistory },
 ];

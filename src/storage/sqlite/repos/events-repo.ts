@@ -23,7 +23,7 @@ import {
 } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
 
-interface EventRow {
+export interface EventRow {
   id: number;
   session_id: number;
   task_id: number | null;
@@ -94,7 +94,7 @@ function readData(row: EventRow): { data: EventData } | { unreadable: string } {
  * An event row as the typed event. A row that cannot be read as its kind reads as a note saying so (the kind and
  * text it held kept in `unreadable`), so one damaged row never makes the rest of a session unreadable.
  */
-function toEvent(row: EventRow): SessionEvent {
+export function toEvent(row: EventRow): SessionEvent {
   const read = readData(row);
   // Fields assigned onto the row's stamp, not spread after it (in Node 20 `{ ...a, k }` costs microseconds).
   if ('unreadable' in read) {

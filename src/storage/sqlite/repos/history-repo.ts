@@ -9,11 +9,18 @@ import {
 } from '../../../core/ids';
 import type { CheckpointEntryId, StepId } from '../../../core/ids';
 import type { SqlDriver } from '../driver';
+import { eventDocument } from '../../../core/events/model';
+import { stepTitle, storedStepSearchText } from '../../../core/events/step-text';
+import { toEvent, type EventRow } from './events-repo';
+import { packJson, unpackJson, type StoredJson } from './step-json';
 import { toStepToIndex, type StepRow, type StepToIndex } from './transcript-repo';
 
 export type HistorySource = 'event' | 'summary' | 'step';
 
-/** One searchable document: a copy of a source row's text with the links a hit needs. */
+/**
+ * One searchable document: a source row's text with the links a hit needs. A step's or an event's document is
+ * stored without its title and text (its row holds them); a summary's keeps its own.
+ */
 export interface HistoryDoc {
   readonly source: HistorySource;
   readonly sourceId: number;
@@ -106,25 +113,154 @@ const REPLACE_DOC = `ON CONFLICT (source, source_id) DO UPDATE SET session_id = 
   path = excluded.path, checkpoint_entry_id = excluded.checkpoint_entry_id, title = excluded.title,
   body = excluded.body, created_at = excluded.created_at`;
 
-/** The history search index (FTS5 over copies of event, summary and step text) and the compression log. */
+/**
+ * The snippets of hits, made as FTS5 makes them (`snippet()`): the index keeps no copy of a document's text
+ * (contentless, migration 15), so the hits' texts go into this in-memory FTS5 table of the same tokenizer, and
+ * the same query gives exactly the snippet it would have given. Temp schema: never part of agent.db.
+ */
+const SNIPPET_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.history_snippets USING fts5(
+  title, body, tokenize = 'porter unicode61 remove_diacritics 2')`;
+
+/** Documents stored without their text: a step's and an event's (made again from the row when a hit needs it). */
+const isTextless = (d: HistoryDoc) => d.source === 'step' || d.source === 'event';
+
+/** The history search index (FTS5 over event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
   /**
-   * Indexes documents with one statement. FTS5 writes its pending terms to a new segment at the end of every
-   * statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one tiny
-   * segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a single
-   * document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
-   * `replace`: a document of the same source row is replaced (its index entries with it) instead of kept.
+   * Indexes documents with one statement per kind. FTS5 writes its pending terms to a new segment at the end of
+   * every statement that changes it (a statement savepoint), so a row-by-row insert of a batch would write one
+   * tiny segment per row and keep merging them — slow on OPFS. One statement per batch writes one segment; a
+   * single document (a recorded step or event) is bound as it is, without a JSON round trip of its text.
+   * A step's or an event's document is stored without its text — title and body are made again from the step or
+   * event when a hit needs them (docTexts) — and its text goes to the index here; other documents keep theirs
+   * (the trigger indexes it). `replace`: a document of the same source row is replaced (its index entries with
+   * it) instead of kept.
    */
   async function writeDocs(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
-    const [first] = docs;
-    if (first === undefined) return;
-    const values = docs.length === 1 ? ONE_DOC : DOC_BATCH;
-    await db.run(
-      onConflict === 'keep'
-        ? `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${values}`
-        : `INSERT INTO history_docs (${DOC_COLUMNS}) ${values} ${REPLACE_DOC}`,
-      docs.length === 1 ? docRow(first) : [JSON.stringify(docs.map(docRow))],
+    const textless = docs.filter(isTextless);
+    const others = textless.length === docs.length ? [] : docs.filter((d) => !isTextless(d));
+    const [first] = others;
+    if (first !== undefined) {
+      const values = others.length === 1 ? ONE_DOC : DOC_BATCH;
+      await db.run(
+        onConflict === 'keep'
+          ? `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${values}`
+          : `INSERT INTO history_docs (${DOC_COLUMNS}) ${values} ${REPLACE_DOC}`,
+        others.length === 1 ? docRow(first) : [JSON.stringify(others.map(docRow))],
+      );
+    }
+    if (textless.length > 0) await writeTextless(textless, onConflict);
+  }
+
+  async function writeTextless(docs: readonly HistoryDoc[], onConflict: 'keep' | 'replace'): Promise<void> {
+    if (onConflict === 'replace') {
+      // The old document's index entries go with it (trigger); the new one gets a new id.
+      await db.run(
+        `DELETE FROM history_docs WHERE (source, source_id) IN
+           (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
+        [JSON.stringify(docs.map((d) => [d.source, d.sourceId]))],
+      );
+    }
+    const stored = docs.map((d) => ({ ...d, title: '', body: '' }));
+    const [one] = stored;
+    const single = one !== undefined && stored.length === 1;
+    const inserted = await db.all<{ id: number; source: HistorySource; source_id: number }>(
+      `INSERT OR IGNORE INTO history_docs (${DOC_COLUMNS}) ${single ? ONE_DOC : DOC_BATCH}
+       RETURNING id, source, source_id`,
+      single ? docRow(one) : [JSON.stringify(stored.map(docRow))],
     );
+    if (inserted.length === 0) return;
+    const bySource = new Map(docs.map((d) => [`${d.source}:${d.sourceId}`, d]));
+    const entries = inserted.flatMap(({ id, source, source_id }) => {
+      const doc = bySource.get(`${source}:${source_id}`);
+      return doc ? [[id, doc.title, doc.body] as const] : [];
+    });
+    const [entry] = entries;
+    if (entry !== undefined && entries.length === 1)
+      await db.run('INSERT INTO history_fts (rowid, title, body) VALUES (?, ?, ?)', [...entry]);
+    else
+      await db.run(
+        `INSERT INTO history_fts (rowid, title, body)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+        [JSON.stringify(entries)],
+      );
+  }
+
+  /**
+   * The title and text of documents, by id: what a document stores, or for one stored without text (a step's,
+   * an event's) what its index entries were made of, made again from its step or event as stored
+   * (core/events/step-text.ts, eventDocument). A document whose source row is gone has an empty text.
+   */
+  async function docTexts(ids: readonly number[]): Promise<Map<number, { title: string; body: string }>> {
+    const docs = await db.all<{
+      id: number;
+      source: HistorySource;
+      source_id: number;
+      title: string;
+      body: string;
+    }>(
+      `SELECT id, source, source_id, title, body FROM history_docs WHERE id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+    const textless = (source: HistorySource) =>
+      JSON.stringify(
+        docs.filter((d) => d.source === source && d.title === '' && d.body === '').map((d) => d.source_id),
+      );
+    const steps = await db.all<{
+      id: number;
+      seq: number;
+      tool: string;
+      status: string;
+      params: StoredJson;
+      result: StoredJson;
+    }>(
+      `SELECT id, seq, tool, status, params, result FROM steps WHERE id IN (SELECT value FROM json_each(?))`,
+      [textless('step')],
+    );
+    const events = await db.all<EventRow>(
+      'SELECT * FROM events WHERE id IN (SELECT value FROM json_each(?))',
+      [textless('event')],
+    );
+    const made = new Map<string, { title: string; body: string }>();
+    for (const st of steps) {
+      const body = storedStepSearchText(
+        unpackJson(st.params, st.id, 'params'),
+        unpackJson(st.result, st.id, 'result'),
+      );
+      made.set(`step:${st.id}`, { title: stepTitle(st), body });
+    }
+    for (const row of events) made.set(`event:${row.id}`, eventDocument(toEvent(row)));
+    return new Map(
+      docs.map((d) => [
+        d.id,
+        d.title === '' && d.body === '' ? (made.get(`${d.source}:${d.source_id}`) ?? d) : d,
+      ]),
+    );
+  }
+
+  /** Each document's title and FTS5 snippet for `match`, by id (an empty snippet for one without text now). */
+  async function hitTexts(
+    match: string,
+    ids: readonly number[],
+  ): Promise<Map<number, { title: string; snippet: string }>> {
+    const texts = await docTexts(ids);
+    await db.exec(SNIPPET_TABLE);
+    try {
+      await db.run(
+        `INSERT INTO temp.history_snippets (rowid, title, body)
+         SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)`,
+        [JSON.stringify([...texts].map(([id, t]) => [id, t.title, t.body]))],
+      );
+      const rows = await db.all<{ id: number; snippet: string }>(
+        `SELECT rowid AS id, snippet(history_snippets, 1, '[', ']', '…', 16) AS snippet
+         FROM temp.history_snippets WHERE history_snippets MATCH ?`,
+        [match],
+      );
+      const snippetOf = new Map(rows.map((r) => [r.id, r.snippet]));
+      return new Map([...texts].map(([id, t]) => [id, { title: t.title, snippet: snippetOf.get(id) ?? '' }]));
+    } finally {
+      await db.run('DELETE FROM temp.history_snippets');
+    }
   }
 
   /**
@@ -169,17 +305,19 @@ export function createHistoryRepo(db: SqlDriver) {
     );
     if (cutoff && ranked.length < filter.limit && filtered) return runSearch(match, filter, window * 4);
     if (ranked.length === 0) return [];
-    const rows = await db.all<Omit<HitRow, 'score'>>(
+    const ids = ranked.map((r) => r.id);
+    const rows = await db.all<Omit<HitRow, 'score' | 'snippet' | 'title'>>(
       `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
-              d.checkpoint_entry_id, d.title, d.created_at, snippet(history_fts, 1, '[', ']', '…', 16) AS snippet
-       FROM history_fts JOIN history_docs d ON d.id = history_fts.rowid
-       WHERE history_fts MATCH ? AND history_fts.rowid IN (SELECT value FROM json_each(?))`,
-      [match, JSON.stringify(ranked.map((r) => r.id))],
+              d.checkpoint_entry_id, d.created_at
+       FROM history_docs d WHERE d.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
     );
+    const texts = await hitTexts(match, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ranked.flatMap(({ id, score }) => {
       const row = byId.get(id);
-      return row ? [toHit({ ...row, score })] : [];
+      const text = texts.get(id);
+      return row && text ? [toHit({ ...row, ...text, score })] : [];
     });
   }
 
@@ -342,6 +480,10 @@ export function createHistoryRepo(db: SqlDriver) {
       return { hits: await runSearch(query.any, filter), matched: 'any' };
     },
 
+    /**
+     * Logs a compression. Its budget (every event kept or dropped, with why: ~110 bytes an event) is written once
+     * and never read back by the engine: stored packed when that is smaller (step-json.ts).
+     */
     async addCompression(c: {
       sessionId: SessionId;
       summaryId: number;
@@ -352,7 +494,7 @@ export function createHistoryRepo(db: SqlDriver) {
     }): Promise<number> {
       const { lastInsertRowid } = await db.run(
         'INSERT INTO compressions (session_id, summary_id, upto_event_id, checkpoint, budget, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [c.sessionId, c.summaryId, c.uptoEventId, c.checkpoint, c.budget, c.createdAt],
+        [c.sessionId, c.summaryId, c.uptoEventId, c.checkpoint, packJson(c.budget), c.createdAt],
       );
       return lastInsertRowid;
     },

@@ -4,6 +4,7 @@ import { asMessageId, asSessionId, asStepId, asSummaryId, asTaskId } from '../..
 import type { MessageId, SessionId, StepId, SummaryId, TaskId } from '../../../core/ids';
 import type { Json, Message, MessageRole, Step, StepStatus, Summary } from '../../../core/model';
 import type { SqlDriver } from '../driver';
+import { packJson, unpackJson, type StoredJson } from './step-json';
 
 interface MessageRow {
   id: number;
@@ -14,13 +15,14 @@ interface MessageRow {
   created_at: number;
 }
 
+/** A step row as stored: params and result each JSON text, or packed (step-json.ts). */
 export interface StepRow {
   id: number;
   task_id: number;
   seq: number;
   tool: string;
-  params: string;
-  result: string;
+  params: StoredJson;
+  result: StoredJson;
   status: StepStatus;
   created_at: number;
 }
@@ -34,7 +36,7 @@ interface SummaryRow {
   created_at: number;
 }
 
-/** A stored step as the history index reads it: params and result as their stored JSON text. */
+/** A stored step as the history index reads it: params and result as their JSON text (unpacked). */
 export interface StepToIndex {
   readonly id: StepId;
   readonly taskId: TaskId;
@@ -47,15 +49,18 @@ export interface StepToIndex {
   readonly createdAt: number;
 }
 
-/** A stored step as the history index reads it (its JSON columns as their text), with its task's session. */
+/**
+ * A stored step as the history index reads it (its JSON columns as their text), with its task's session.
+ * `CorruptDatabase` when a packed column cannot be decoded.
+ */
 export const toStepToIndex = (row: StepRow & { session_id: number | null }): StepToIndex => ({
   id: asStepId(row.id),
   taskId: asTaskId(row.task_id),
   sessionId: row.session_id === null ? null : asSessionId(row.session_id),
   seq: row.seq,
   tool: row.tool,
-  params: row.params,
-  result: row.result,
+  params: unpackJson(row.params, row.id, 'params'),
+  result: unpackJson(row.result, row.id, 'result'),
   status: row.status,
   createdAt: row.created_at,
 });
@@ -90,9 +95,10 @@ function readJsonColumn(text: string, part: 'params' | 'result'): { value: Json 
   return { value: value as Json };
 }
 
+/** A stored step read back; a packed column that cannot be decoded throws `CorruptDatabase` (step-json.ts). */
 function toStep(row: StepRow): Step {
-  const params = readJsonColumn(row.params, 'params');
-  const result = readJsonColumn(row.result, 'result');
+  const params = readJsonColumn(unpackJson(row.params, row.id, 'params'), 'params');
+  const result = readJsonColumn(unpackJson(row.result, row.id, 'result'), 'result');
   const unreadable = {
     ...('unreadable' in params ? { params: params.unreadable } : {}),
     ...('unreadable' in result ? { result: result.unreadable } : {}),
@@ -141,7 +147,10 @@ export function createTranscriptRepo(db: SqlDriver) {
       return rows.map(toMessage);
     },
 
-    /** `params` and `result` arrive as JSON text, already validated and bounded by the caller. */
+    /**
+     * `params` and `result` arrive as JSON text, already validated and bounded by the caller; each is stored
+     * packed when that makes it smaller (step-json.ts).
+     */
     async addStep(s: {
       taskId: TaskId;
       tool: string;
@@ -154,7 +163,7 @@ export function createTranscriptRepo(db: SqlDriver) {
         `INSERT INTO steps (task_id, seq, tool, params, result, status, created_at)
          VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)
          RETURNING id, seq`,
-        [s.taskId, s.taskId, s.tool, s.params, s.result, s.status, s.createdAt],
+        [s.taskId, s.taskId, s.tool, packJson(s.params), packJson(s.result), s.status, s.createdAt],
       );
       if (!row) throw new BrainError('Internal', 'A step insert returned no row.');
       return { id: asStepId(row.id), seq: row.seq };
@@ -162,7 +171,8 @@ export function createTranscriptRepo(db: SqlDriver) {
 
     /**
      * Steps with ids up to `uptoId`, newest first, for the history index of an older database: at most `limit`
-     * steps and, past the first, at most `maxBytes` of params and result — a page bounded in work and memory.
+     * steps and, past the first, at most `maxBytes` of params and result as stored — a page bounded in work and
+     * memory.
      */
     async stepsToIndex(uptoId: number, limit: number, maxBytes: number): Promise<StepToIndex[]> {
       const sizes = await db.all<{ id: number; bytes: number }>(
