@@ -173,7 +173,9 @@ describe('LifecycleState', () => {
     const done: number[] = [];
     for (let i = 0; i < 6; i++) {
       const { id } = await brain.startTask({ sessionId, title: `old ${i}` });
-      await brain.recordStep({ taskId: id, tool: 'dump', result: 'x'.repeat(2000), status: 'ok' });
+      // Random bytes as base64: steps are stored packed, and a repeated character would pack to a few bytes.
+      const noise = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(3000))));
+      await brain.recordStep({ taskId: id, tool: 'dump', result: noise, status: 'ok' });
       await brain.setTaskState(id, 'superseded');
       done.push(id);
     }
