@@ -20,11 +20,20 @@ test('a 100 MB database is exported, imported and cleaned up from the storage vi
       // The cleanup below is the one measured: no automatic pass takes the data first.
       await brain.setAutoCleanup({ enabled: false });
       const { id: sessionId } = await brain.startSession({ title: 'Big history' });
-      const chunk = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(29_128); // ~1 MiB of text
+      // Random bytes as base64, ~1 MiB stored each: steps are stored packed, so repeated text would not fill it.
+      const noise = () => {
+        const bytes = new Uint8Array(1_048_576);
+        for (let at = 0; at < bytes.length; at += 65_536)
+          crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+        let text = '';
+        for (let at = 0; at < bytes.length; at += 8_192)
+          text += String.fromCharCode(...bytes.subarray(at, at + 8_192));
+        return btoa(text);
+      };
       for (let t = 0; t < 25; t++) {
         const { id: taskId } = await brain.startTask({ sessionId, title: `Old attempt ${t + 1}` });
         for (let s = 0; s < 4; s++)
-          await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${chunk}`, status: 'ok' });
+          await brain.recordStep({ taskId, tool: 'dump', result: `${t}:${s}:${noise()}`, status: 'ok' });
         await brain.setTaskState(taskId, 'superseded');
       }
       await brain.startTask({ sessionId, title: 'Current work' });
