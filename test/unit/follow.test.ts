@@ -36,10 +36,17 @@ async function contents(api: BrainApi, sessionId: SessionId) {
   };
 }
 
+/**
+ * What a whole import of `bytes` holds — less the progress note a whole import writes when a chat agent's final
+ * answer ended the run: a follower does not write it (a chat session pauses at every answer; the task's state says
+ * it), the one difference between the two.
+ */
 async function imported(bytes: Uint8Array, name: string) {
   const { api } = await memoryBrain();
   const result = await api.importTranscript({ files: [{ name, data: bytes }] });
-  return contents(api, result.sessions[0]!.sessionId);
+  const whole = await contents(api, result.sessions[0]!.sessionId);
+  const endNote = 'progress:"The run ended: the agent gave its final answer';
+  return { ...whole, events: whole.events.filter((e) => !e.startsWith(endNote)) };
 }
 
 /** Cuts `bytes` into `n` pieces at arbitrary byte offsets (mid-line, mid-character). */
@@ -238,5 +245,45 @@ describe('following a folder', () => {
     expect(r.bytesRead).toBeGreaterThan(0);
     expect((await api.listFollowedFolders()).map((f) => f.name)).toEqual(['codex-day']);
     await expect(api.pollFollowedFolder(fa.id)).rejects.toMatchObject({ code: 'NotFound' });
+  });
+
+  it('a last record with no newline is read when it is whole JSON; a cut one waits for its end', async () => {
+    const record = (uuid: string, parent: string | null, role: 'user' | 'assistant', text: string) =>
+      JSON.stringify({
+        type: role,
+        uuid,
+        parentUuid: parent,
+        sessionId: 'nl-less',
+        timestamp: '2026-12-05T09:00:00.000Z',
+        cwd: '/home/dev/nl',
+        message: { role, content: [{ type: 'text', text }] },
+      });
+    const { api } = await memoryBrain({ follow: { autoPoll: false } });
+    const folder = new GrowingFolder('p');
+    const { id } = await api.followFolder({ handle: folder.handle() });
+    const first = record('u1', null, 'user', 'Rename the flag.');
+    const second = record('a1', 'u1', 'assistant', 'Renamed it.');
+    // A writer that ended without a final newline: the whole record is read.
+    folder.write('s.jsonl', encode(`${first}\n${second}`));
+    await api.pollFollowedFolder(id);
+    const [file] = (await api.listFollowedFolders())[0]!.files;
+    expect(file!.offset).toBe(folder.size('s.jsonl'));
+    const sessionId = file!.sessionId!;
+    expect((await api.listMessages(sessionId)).map((m) => m.content)).toEqual([
+      'Rename the flag.',
+      'Renamed it.',
+    ]);
+    // Its newline comes later, then a record cut mid-way: nothing is read twice, the cut one waits.
+    const third = record('u2', 'a1', 'user', 'Now run the tests.');
+    folder.append('s.jsonl', encode(`\n${third.slice(0, 40)}`));
+    await api.pollFollowedFolder(id);
+    expect(await api.listMessages(sessionId)).toHaveLength(2);
+    folder.append('s.jsonl', encode(`${third.slice(40)}\n`));
+    await api.pollFollowedFolder(id);
+    expect((await api.listMessages(sessionId)).map((m) => m.content)).toEqual([
+      'Rename the flag.',
+      'Renamed it.',
+      'Now run the tests.',
+    ]);
   });
 });

@@ -298,7 +298,7 @@ async function readLinesFile(
       const w = writer as SessionWriter | null;
       const t = target as Awaited<ReturnType<typeof openTarget>> | null;
       if (w !== null && t !== null) {
-        await w.finish({ keepThoughts: true });
+        await w.finish({ keepThoughts: true, noteEnd: false });
         await saveUnit(
           wd,
           w,
@@ -361,10 +361,27 @@ export async function settleRestingFile(
   await deps.transaction(async () => {
     const wd = deps.writerDeps();
     const target = await openTarget(wd, meta.agent, meta, sourceName, meta.startedAt ?? wd.ctx.clock.now());
-    await createSessionWriter(wd, target, () => meta, live.thoughts).finish();
+    await createSessionWriter(wd, target, () => meta, live.thoughts).finish({ noteEnd: false });
     await wd.replay.finish();
   });
   return true;
+}
+
+/**
+ * A last line with no newline is whole when it is a JSON object: a record cut short never parses, so one that does
+ * was written whole (a writer that ended without a final newline). Any other tail waits for its end.
+ */
+function wholeRecord(bytes: Uint8Array): boolean {
+  if (bytes.length === 0 || bytes.length > 64 * 1024 * 1024) return false;
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 0x20 || bytes[end - 1] === 0x0d || bytes[end - 1] === 0x09)) end--;
+  if (bytes[end - 1] !== 0x7d) return false; // '}'
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes.subarray(0, end)));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Pushes a window's complete lines into the live parser; the torn tail is left for the next look. */
@@ -402,7 +419,7 @@ async function readWindow(
           }
         : {}),
     },
-    { firstLine: live.line + 1, completeLinesOnly: true, stopAfter: budget },
+    { firstLine: live.line + 1, completeLinesOnly: true, stopAfter: budget, tailIsWhole: wholeRecord },
   );
   live.line = line;
   return {

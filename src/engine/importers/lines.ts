@@ -35,6 +35,11 @@ export interface ReadLinesOptions {
    */
   readonly completeLinesOnly?: boolean;
   /**
+   * With `completeLinesOnly`: a last line with no newline that this says is whole (a JSONL record that parses) is
+   * read after all — a file whose writer ended without a final newline is not left waiting for ever.
+   */
+  readonly tailIsWhole?: (bytes: Uint8Array) => boolean;
+  /**
    * Stop once a line ending at or past this many bytes into the data was read (a follower's turn is bounded); the
    * rest is left unread, and `consumed` says where the lines read end.
    */
@@ -113,10 +118,13 @@ export async function readLines(
   }
   if (stopped) return { lines: lineNo - (firstLine - 1), torn: false, consumed, lastLineStart, read: done };
   const torn = pending.length > 0;
-  if (torn && options.completeLinesOnly !== true) {
-    lastLineStart = consumed;
-    await emit(joined(new Uint8Array(0)), done);
-    consumed = done;
+  if (torn) {
+    const tail = joined(new Uint8Array(0));
+    if (options.completeLinesOnly !== true || options.tailIsWhole?.(tail) === true) {
+      lastLineStart = consumed;
+      await emit(tail, done);
+      consumed = done;
+    }
   }
   return { lines: lineNo - (firstLine - 1), torn, consumed, lastLineStart, read: done };
 }

@@ -332,14 +332,19 @@ export function createSessionWriter(
    * tool, or — for chat agents, whose files record no end — a final answer with no call after it); a task this
    * import had marked done and that went on since is running again. A run cut mid-way is left as it is.
    */
-  async function settleRunState() {
+  /**
+   * `noteEnd`: say in a progress note that a chat agent's final answer ended the run. A follower passes false: a
+   * chat session pauses at every answer until the person writes again, and a note each time would be noise (the
+   * task's state says it).
+   */
+  async function settleRunState(noteEnd: boolean) {
     if (!wroteMain) return;
     const finalAnswer = chatAgents.has(meta().agent) && answeredLast;
     const done = ended !== null || finalAnswer;
     const task = await deps.tasks.get(target.taskId);
     const now = meta().startedAt ?? ctx.clock.now();
     if (done && task.state === 'running') {
-      if (ended === null) {
+      if (ended === null && noteEnd) {
         const text = 'The run ended: the agent gave its final answer with no tool call pending.';
         await events(
           [parseEventInput({ sessionId: target.sessionId, taskId: target.taskId, kind: 'progress', text })],
@@ -382,10 +387,13 @@ export function createSessionWriter(
       keys.push(key);
       if (keys.length >= FLUSH_EVERY * 4 || pending >= FLUSH_EVERY) await flush();
     },
-    /** `keepThoughts`: text still waiting for a call stays in `thoughts` (a follower's next look may bring it). */
-    async finish(options: { readonly keepThoughts?: boolean } = {}): Promise<void> {
+    /**
+     * `keepThoughts`: text still waiting for a call stays in `thoughts` (a follower's next look may bring it);
+     * `noteEnd: false`: no progress note for a chat agent's final answer (see settleRunState).
+     */
+    async finish(options: { readonly keepThoughts?: boolean; readonly noteEnd?: boolean } = {}): Promise<void> {
       if (options.keepThoughts !== true) for (const thread of thoughts.threads()) await flushThought(thread);
-      await settleRunState();
+      await settleRunState(options.noteEnd !== false);
       await flush();
     },
   };
