@@ -191,6 +191,11 @@ test('a reload goes on following without duplicates; a rewritten file is read ag
     message: { role: 'user', content: 'Followed after the reload: add a changelog entry.' },
   };
   // The torn last line of the fixture is dropped by a newline first, as a writer that died mid-line would leave it.
+  // A person reading the page: focus on a control, scrolled down a little. The update must not move either.
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.getByTestId('follow-pick').focus();
+  await page.evaluate(() => window.scrollTo(0, 200));
+  const scrolled = await page.evaluate(() => window.scrollY);
   await append(`\n${JSON.stringify(prompt)}\n`);
   await expect
     .poll(
@@ -205,6 +210,8 @@ test('a reload goes on following without duplicates; a rewritten file is read ag
     .toMatch(/changelog/);
   // The run that had ended goes on: its next action is no longer "done".
   await expect(page.getByTestId('follow-next')).not.toContainText('Everything is done');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('follow-pick');
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
   expect(await stepCount()).toBe(steps);
   expect(await followedSession()).toBe(sessionId);
 
