@@ -148,7 +148,8 @@ export interface CoreApi {
   /** `params`/`result`: plain JSON, at most `maxJsonDepth` (64) levels and `maxStepJsonChars` characters. */
   recordStep(input: RecordStepInput): Promise<{ id: StepId }>;
   /** A step whose stored params or result cannot be read back lists with that part null and `unreadable` set. */
-  listSteps(taskId: TaskId): Promise<Step[]>;
+  /** The task's steps in order; `last`: only the latest n (a live view's timeline). */
+  listSteps(taskId: TaskId, options?: { readonly last?: number }): Promise<Step[]>;
   recordSummary(input: RecordSummaryInput): Promise<{ id: SummaryId }>;
   listSummaries(sessionId: SessionId): Promise<Summary[]>;
   /** `['ok']` for a sound database, else SQLite's list of problems. */

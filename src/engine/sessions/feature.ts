@@ -156,7 +156,15 @@ export function createSessionsFeature(ctx: EngineContext) {
       return { id };
     },
 
-    listSteps: (taskId: TaskId) => transcript.listSteps(taskIdOf(taskId)),
+    listSteps(taskId: TaskId, options?: { readonly last?: number }) {
+      const last = (options as { last?: unknown } | undefined)?.last;
+      if (last !== undefined && (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 1))
+        throw new BrainError(
+          'InvalidArgument',
+          'listSteps: last must be a whole number of steps, 1 or more.',
+        );
+      return transcript.listSteps(taskIdOf(taskId), last);
+    },
 
     async recordSummary(input: Parameters<CoreApi['recordSummary']>[0]) {
       const sessionId = sessionIdOf(input.sessionId);

@@ -196,7 +196,10 @@ export class FollowState extends ViewState {
         brain.resumePoint(sessionId),
         brain.listSummaries(sessionId),
       ]);
-      const steps = resume.task ? (await brain.listSteps(resume.task.id)).slice(-STEPS_SHOWN).reverse() : [];
+      // Only the latest few: a long session's task holds thousands of steps.
+      const steps = resume.task
+        ? (await brain.listSteps(resume.task.id, { last: STEPS_SHOWN })).reverse()
+        : [];
       const agentSummary = [...summaries].reverse().find((s) => s.kind === 'agent-compaction') ?? null;
       live.push({
         folderId: folder.id,

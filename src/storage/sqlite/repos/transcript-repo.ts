@@ -203,10 +203,18 @@ export function createTranscriptRepo(db: SqlDriver) {
       return row ? toStep(row) : null;
     },
 
-    async listSteps(taskId: TaskId): Promise<Step[]> {
-      return (await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])).map(
-        toStep,
-      );
+    /** `last`: only the latest n steps (still in order), read from the end of the task's index. */
+    async listSteps(taskId: TaskId, last?: number): Promise<Step[]> {
+      const rows =
+        last === undefined
+          ? await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq', [taskId])
+          : (
+              await db.all<StepRow>('SELECT * FROM steps WHERE task_id = ? ORDER BY seq DESC LIMIT ?', [
+                taskId,
+                last,
+              ])
+            ).reverse();
+      return rows.map(toStep);
     },
 
     async addSummary(s: Omit<Summary, 'id'>): Promise<SummaryId> {
