@@ -391,7 +391,9 @@ export function createSessionWriter(
      * `keepThoughts`: text still waiting for a call stays in `thoughts` (a follower's next look may bring it);
      * `noteEnd: false`: no progress note for a chat agent's final answer (see settleRunState).
      */
-    async finish(options: { readonly keepThoughts?: boolean; readonly noteEnd?: boolean } = {}): Promise<void> {
+    async finish(
+      options: { readonly keepThoughts?: boolean; readonly noteEnd?: boolean } = {},
+    ): Promise<void> {
       if (options.keepThoughts !== true) for (const thread of thoughts.threads()) await flushThought(thread);
       await settleRunState(options.noteEnd !== false);
       await flush();
