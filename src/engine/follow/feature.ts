@@ -5,8 +5,8 @@
  * `FileSystemObserver` starts a look when the browser reports a change, else the folder is polled every
  * POLL_VISIBLE_MS while the page is visible and POLL_HIDDEN_MS while it is hidden. Under a stream of changes (an
  * agent appends line by line) the observer starts a look at most every OBSERVED_MIN_GAP_MS, and a change reported
- * while a look runs gets a look of its own after it. A turn runs with the checkpoint body cache and SQLite's page
- * cache bounded as an import's are (it writes far more than it reads back). The folder's handle lives in
+ * while a look runs gets a look of its own after it. A turn runs with the checkpoint body cache bounded as an
+ * import's is (it writes far more bodies than it reads back). The folder's handle lives in
  * this worker only while it is followed; its files' offsets live in agent.db (followed_files), so a reload — the
  * page hands the remembered handle back with the follow's id — reads on from where the brain stopped.
  */
@@ -24,7 +24,6 @@ import type { AgentKind } from '../../core/importers/types';
 import type { TimerPort } from '../../core/retention/index';
 import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
 import { handleFollowedFolder, type FollowedFolderPort } from '../../storage/followed-folder/handle';
-import { IMPORT_PAGE_CACHE_KIB, withPageCacheAtMost } from '../../storage/sqlite/page-cache';
 import { createFollowRepo, type FollowedFileRow } from '../../storage/sqlite/repos/follow-repo';
 import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
 import { createSessionsRepo } from '../../storage/sqlite/repos/sessions-repo';
@@ -50,7 +49,8 @@ export const POLL_OBSERVED_MS = 30_000;
  * The shortest time between two looks the observer starts: each look is a transaction (a WAL commit and its sync),
  * and an agent appending a line at a time would otherwise start one per line. Measured on the follow bench (a 1 GB
  * session growing by 1 MiB/s in appends every 250 ms, test/bench/README.md): a look per append cost the worker
- * ~13 % of a core, one a second at most a third of that; the latency stays under the issue's 2 s.
+ * 11 % of the wall time (CDP profile; 4.8 % of a core in CPU time, the rest blocked in OPFS writes), one a second
+ * at most 6.7 % (3.1 % CPU); the latency stays under the issue's 2 s (p95 0.8 s).
  */
 export const OBSERVED_MIN_GAP_MS = 1_000;
 
@@ -140,16 +140,16 @@ export function createFollowFeature(
   };
 
   /**
-   * One turn: every changed file read on, at most TURN_BYTES in all — with both caches bounded as for an import
-   * (a catch-up of a 1 GB backlog otherwise fills the 64 MiB body cache and the 32 MiB page cache with what it
-   * never reads back: the follow bench's worker peaked at 275–286 MiB, over the 256 MiB an import keeps to).
+   * One turn: every changed file read on, at most TURN_BYTES in all — with the body cache bounded as for an import
+   * (a catch-up of a 1 GB backlog otherwise fills its 64 MiB with bodies it never reads back: the follow bench's
+   * worker peaked at 275–307 MiB, over the 256 MiB an import keeps to; 231–239 MiB with it). The page cache is left
+   * as it is: bounding it per turn as an import does (withPageCacheAtMost) made the brain's OPFS writes fail with
+   * QuotaExceededError while the bench appended, in 3 runs of 3 (test/bench/README.md).
    */
   function turn(f: Followed): Promise<FollowPollResult> {
     f.lastLookAt = timers.now();
     f.changed = false;
-    return withPageCacheAtMost(ctx.db, IMPORT_PAGE_CACHE_KIB, () =>
-      store.withBodyCacheAtMost(IMPORT_BODY_CACHE_BYTES, () => readTurn(f)),
-    );
+    return store.withBodyCacheAtMost(IMPORT_BODY_CACHE_BYTES, () => readTurn(f));
   }
 
   async function readTurn(f: Followed): Promise<FollowPollResult> {
