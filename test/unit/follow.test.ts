@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BrainApi, SessionId } from '../../src/core/api';
 import type { TimerPort } from '../../src/core/retention/index';
-import { OBSERVED_MIN_GAP_MS, POLL_OBSERVED_MS } from '../../src/engine/follow/feature';
+import { POLL_OBSERVED_MS } from '../../src/engine/follow/feature';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 import { generateMiniSweAgentTrajectory } from '../fixtures/transcripts/swe-agent';
@@ -330,7 +330,8 @@ describe('following by itself, told of changes by a FileSystemObserver', () => {
     vi.unstubAllGlobals();
   });
 
-  it('looks at most once every OBSERVED_MIN_GAP_MS under a stream of changes, and again after a change reported during a look', async () => {
+  it('looks at most once every observedGapMs under a stream of changes, and again after a change reported during a look', async () => {
+    const OBSERVED_MIN_GAP_MS = 1000;
     let report = () => {};
     vi.stubGlobal(
       'FileSystemObserver',
@@ -343,7 +344,9 @@ describe('following by itself, told of changes by a FileSystemObserver', () => {
       },
     );
     const clock = manualTimers();
-    const { api } = await memoryBrain({ follow: { timers: clock.timers } });
+    const { api } = await memoryBrain({
+      follow: { timers: clock.timers, observedGapMs: OBSERVED_MIN_GAP_MS },
+    });
     const file = generateClaudeCodeSession().main;
     // Three pieces ending at a line's end: the offset after each is its end (the fixture's torn last line waits).
     const cut = (at: number) => file.bytes.indexOf(0x0a, Math.floor(at)) + 1;
