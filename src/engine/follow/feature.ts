@@ -49,9 +49,9 @@ export const POLL_OBSERVED_MS = 30_000;
  * The default shortest time between two looks the observer starts: none, a look per reported change. Each look is
  * a transaction (a WAL commit and its sync); on the follow bench (a 1 GB session growing by 1 MiB/s in appends
  * every 250 ms, test/bench/README.md) a look per append costs the worker 4.8–5.3 % of a core (p95 latency
- * 34–53 ms), one a second at most 3.1–3.3 % (p95 0.8–0.9 s) — but with the 1 s gap the brain's OPFS writes failed
- * with QuotaExceededError in 5 of 7 bench runs, and in none of 3 without (not explained: OPFS is the bench's stand-in
- * for a picked folder). Until that is understood the default is 0; `observedGapMs` sets it.
+ * 34–53 ms), one a second at most 3.1–3.3 % (p95 0.8–0.9 s). The bench's runs often failed with QuotaExceededError
+ * on the brain's OPFS writes, with the 1 s gap in 5 of 7 runs, without it in 1 of 4 (not explained; OPFS is the
+ * bench's stand-in for a picked folder): until that is understood the default is 0; `observedGapMs` sets it.
  */
 export const OBSERVED_MIN_GAP_MS = 0;
 
@@ -147,7 +147,7 @@ export function createFollowFeature(
    * (a catch-up of a 1 GB backlog otherwise fills its 64 MiB with bodies it never reads back: the follow bench's
    * worker peaked at 275–307 MiB, over the 256 MiB an import keeps to; 231–239 MiB with it). The page cache is left
    * as it is: with it bounded per turn too, none of three bench runs finished (QuotaExceededError on the brain's
-   * OPFS writes), without, two of four did (test/bench/README.md, "Following a growing session": not explained).
+   * OPFS writes; without it some failed too: test/bench/README.md, "Following a growing session", not explained).
    */
   function turn(f: Followed): Promise<FollowPollResult> {
     f.lastLookAt = timers.now();

@@ -52,7 +52,21 @@ export async function run({ smoke = false } = {}) {
       };
   const loads = { start: load1() };
   const r = await withBenchPage(async (page) => {
-    const call = (step) => page.evaluate((s) => globalThis.bench.follow(s), step);
+    // Which phase a page error came in (the run then fails with the page's errors): said once, on stderr.
+    const phase = { name: 'prepare', at: Date.now() };
+    let told = false;
+    page.on('console', (message) => {
+      if (message.type() !== 'error' || told) return;
+      told = true;
+      console.error(
+        `  follow: first page error in step ${phase.name}, ${((Date.now() - phase.at) / 1000).toFixed(1)} s into it: ${message.text()}`,
+      );
+    });
+    const call = (step) => {
+      phase.name = step.step;
+      phase.at = Date.now();
+      return page.evaluate((s) => globalThis.bench.follow(s), step);
+    };
     // The brain's worker only: the writer is the agent, not the brain.
     const sampler = await sampleWorkerMemory(page, { worker: (url) => !url.includes('follow-writer') });
     try {
