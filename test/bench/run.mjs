@@ -22,6 +22,7 @@ const sections = {
   'record-event': () => import('./sections/record-event.mjs'),
   'tool-calls': () => import('./sections/tool-calls.mjs'),
   import: () => import('./sections/import.mjs'),
+  follow: () => import('./sections/follow.mjs'),
 };
 
 function onlyArgument(args) {

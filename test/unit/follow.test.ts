@@ -4,8 +4,10 @@
  * bytes, a look at an unchanged folder reads nothing, the follower taken down and followed again (a reload) reads
  * on without duplicates, and a rewritten file is read again whole.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BrainApi, SessionId } from '../../src/core/api';
+import type { TimerPort } from '../../src/core/retention/index';
+import { POLL_OBSERVED_MS } from '../../src/engine/follow/feature';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 import { generateMiniSweAgentTrajectory } from '../fixtures/transcripts/swe-agent';
@@ -285,5 +287,122 @@ describe('following a folder', () => {
       'Renamed it.',
       'Now run the tests.',
     ]);
+  });
+});
+
+/** Timers on a hand-moved clock: `advance(ms)` fires what falls due, in order; `next()` is when the next one is due. */
+function manualTimers() {
+  let now = 0;
+  let nextId = 1;
+  const pending = new Map<number, { at: number; fn: () => void }>();
+  const timers: TimerPort = {
+    now: () => now,
+    set(fn, ms) {
+      const id = nextId++;
+      pending.set(id, { at: now + ms, fn });
+      return id;
+    },
+    clear(handle) {
+      pending.delete(handle as number);
+    },
+  };
+  return {
+    timers,
+    next: () => Math.min(...[...pending.values()].map((t) => t.at)),
+    advance(ms: number) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...pending.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        if (!due) break;
+        pending.delete(due[0]);
+        now = due[1].at;
+        due[1].fn();
+      }
+      now = until;
+    },
+  };
+}
+
+describe('following by itself, told of changes by a FileSystemObserver', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('looks at most once every observedGapMs under a stream of changes, and again after a change reported during a look', async () => {
+    const OBSERVED_MIN_GAP_MS = 1000;
+    let report = () => {};
+    vi.stubGlobal(
+      'FileSystemObserver',
+      class {
+        constructor(callback: (records: { type: string }[]) => void) {
+          report = () => callback([{ type: 'modified' }]);
+        }
+        async observe() {}
+        disconnect() {}
+      },
+    );
+    const clock = manualTimers();
+    const { api } = await memoryBrain({
+      follow: { timers: clock.timers, observedGapMs: OBSERVED_MIN_GAP_MS },
+    });
+    const file = generateClaudeCodeSession().main;
+    // Three pieces ending at a line's end: the offset after each is its end (the fixture's torn last line waits).
+    const cut = (at: number) => file.bytes.indexOf(0x0a, Math.floor(at)) + 1;
+    const ends = [cut(file.bytes.length / 4), cut(file.bytes.length / 2), file.bytes.lastIndexOf(0x0a) + 1];
+    const bytes = (from: number, to?: number) => file.bytes.slice(from, to);
+    const folder = new GrowingFolder('project');
+    folder.append(file.name, bytes(0, ends[0]!));
+    // The follower gets the folder's file through getFileHandle: a hook there runs in the middle of a look.
+    let duringLook: (() => void) | null = null;
+    const root = folder.handle() as unknown as {
+      getFileHandle(name: string): Promise<{ getFile(): Promise<Blob> }>;
+    };
+    const handle = Object.assign(Object.create(root) as object, {
+      kind: 'directory',
+      name: 'project',
+      entries: (root as unknown as { entries: () => unknown }).entries,
+      getDirectoryHandle: (root as unknown as { getDirectoryHandle: () => unknown }).getDirectoryHandle,
+      getFileHandle: async (name: string) => {
+        const h = await root.getFileHandle(name);
+        return {
+          kind: 'file',
+          getFile: async () => {
+            const blob = await h.getFile();
+            const hook = duringLook;
+            duringLook = null;
+            hook?.();
+            return blob;
+          },
+        };
+      },
+    }) as unknown as FileSystemDirectoryHandle;
+    const offset = async () => (await api.listFollowedFolders())[0]?.files[0]?.offset ?? -1;
+
+    const { id, pace } = await api.followFolder({ handle });
+    expect(pace).toBe('observer');
+    clock.advance(0);
+    await expect.poll(offset).toBe(ends[0]);
+
+    // Appended and reported right after that look (at 0): looked at once a second has passed, not before.
+    folder.append(file.name, bytes(ends[0]!, ends[1]!));
+    report();
+    report();
+    expect(clock.next()).toBe(OBSERVED_MIN_GAP_MS);
+    expect(await offset()).toBe(ends[0]);
+    // That look's file is taken before the last piece is appended and reported: the piece gets a look of its own
+    // a second after this one started, not at the slow safety poll.
+    duringLook = () => {
+      folder.append(file.name, bytes(ends[1]!));
+      report();
+    };
+    clock.advance(OBSERVED_MIN_GAP_MS);
+    await expect.poll(offset).toBe(ends[1]);
+    await expect.poll(() => clock.next()).toBe(2 * OBSERVED_MIN_GAP_MS);
+    expect(clock.next()).toBeLessThan(POLL_OBSERVED_MS);
+    clock.advance(OBSERVED_MIN_GAP_MS);
+    await expect.poll(offset).toBe(ends[2]);
+    await api.unfollowFolder(id);
   });
 });

@@ -3,7 +3,10 @@
  * (issue 30). Each look lists the folder's transcripts (sizes and modification times) and reads what is new in
  * each changed file, in turns of at most TURN_BYTES on the engine's queue (a call waits for at most one turn); a
  * `FileSystemObserver` starts a look when the browser reports a change, else the folder is polled every
- * POLL_VISIBLE_MS while the page is visible and POLL_HIDDEN_MS while it is hidden. The folder's handle lives in
+ * POLL_VISIBLE_MS while the page is visible and POLL_HIDDEN_MS while it is hidden. Looks the observer starts are
+ * at least `observedGapMs` apart (0 by default), and a change reported while a look runs gets a look of its own
+ * after it. A turn runs with the checkpoint body cache bounded as an
+ * import's is (it writes far more bodies than it reads back). The folder's handle lives in
  * this worker only while it is followed; its files' offsets live in agent.db (followed_files), so a reload — the
  * page hands the remembered handle back with the follow's id — reads on from where the brain stopped.
  */
@@ -19,6 +22,7 @@ import { BrainError } from '../../core/errors';
 import type { SessionId } from '../../core/ids';
 import type { AgentKind } from '../../core/importers/types';
 import type { TimerPort } from '../../core/retention/index';
+import { IMPORT_BODY_CACHE_BYTES } from '../../storage/blobs/cache';
 import { handleFollowedFolder, type FollowedFolderPort } from '../../storage/followed-folder/handle';
 import { createFollowRepo, type FollowedFileRow } from '../../storage/sqlite/repos/follow-repo';
 import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
@@ -41,11 +45,22 @@ export const POLL_VISIBLE_MS = 2_000;
 export const POLL_HIDDEN_MS = 10_000;
 /** With an observer, a slow poll still runs (an observer may miss a change, e.g. on some file systems). */
 export const POLL_OBSERVED_MS = 30_000;
+/**
+ * The default shortest time between two looks the observer starts: none, a look per reported change. Each look is
+ * a transaction (a WAL commit and its sync); on the follow bench (a 1 GB session growing by 1 MiB/s in appends
+ * every 250 ms, test/bench/README.md) a look per append costs the worker 4.8–5.3 % of a core (p95 latency
+ * 34–53 ms), one a second at most 3.1–3.3 % (p95 0.8–0.9 s). The bench's runs often failed with QuotaExceededError
+ * on the brain's OPFS writes, with the 1 s gap in 5 of 7 runs, without it in 1 of 4 (not explained; OPFS is the
+ * bench's stand-in for a picked folder): until that is understood the default is 0; `observedGapMs` sets it.
+ */
+export const OBSERVED_MIN_GAP_MS = 0;
 
 export interface FollowOptions {
   /** Look at followed folders by themselves (default true); tests turn it off and call pollFollowedFolder. */
   readonly autoPoll?: boolean;
   readonly timers?: TimerPort;
+  /** The shortest time between two looks the observer starts (default OBSERVED_MIN_GAP_MS). */
+  readonly observedGapMs?: number;
 }
 
 interface Followed {
@@ -54,6 +69,9 @@ interface Followed {
   readonly lives: Map<string, LiveFile>;
   stopObserving: (() => void) | null;
   timer: unknown;
+  /** When the last look started (the timer port's clock), and whether a change was reported since. */
+  lastLookAt: number;
+  changed: boolean;
   /** The background job (one per folder, so the idle runner keeps one turn of it in flight). */
   readonly job: () => Promise<boolean>;
   stopped: boolean;
@@ -124,8 +142,20 @@ export function createFollowFeature(
     saveRow: (r: FollowedFileRow) => repo.saveFile(r),
   };
 
-  /** One turn: every changed file read on, at most TURN_BYTES in all. */
-  async function turn(f: Followed): Promise<FollowPollResult> {
+  /**
+   * One turn: every changed file read on, at most TURN_BYTES in all — with the body cache bounded as for an import
+   * (a catch-up of a 1 GB backlog otherwise fills its 64 MiB with bodies it never reads back: the follow bench's
+   * worker peaked at 275–307 MiB, over the 256 MiB an import keeps to; 231–239 MiB with it). The page cache is left
+   * as it is: with it bounded per turn too, none of three bench runs finished (QuotaExceededError on the brain's
+   * OPFS writes; without it some failed too: test/bench/README.md, "Following a growing session", not explained).
+   */
+  function turn(f: Followed): Promise<FollowPollResult> {
+    f.lastLookAt = timers.now();
+    f.changed = false;
+    return store.withBodyCacheAtMost(IMPORT_BODY_CACHE_BYTES, () => readTurn(f));
+  }
+
+  async function readTurn(f: Followed): Promise<FollowPollResult> {
     const listed = await f.port.list();
     const rows = new Map((await repo.files(f.id)).map((r) => [r.path, r]));
     let budget = TURN_BYTES;
@@ -201,6 +231,9 @@ export function createFollowFeature(
 
   const interval = (f: Followed) =>
     f.stopObserving !== null ? POLL_OBSERVED_MS : visible ? POLL_VISIBLE_MS : POLL_HIDDEN_MS;
+  /** A reported change is looked at once `minGap` ms have passed since the last look started. */
+  const minGap = options.observedGapMs ?? OBSERVED_MIN_GAP_MS;
+  const gap = (f: Followed) => Math.max(0, f.lastLookAt + minGap - timers.now());
 
   function stop(f: Followed) {
     f.stopped = true;
@@ -233,6 +266,8 @@ export function createFollowFeature(
       lives: new Map(),
       stopObserving: null,
       timer: undefined,
+      lastLookAt: -Infinity,
+      changed: false,
       stopped: false,
       job: async () => {
         if (f.stopped) return false;
@@ -244,13 +279,17 @@ export function createFollowFeature(
           // A folder that can no longer be read (permission gone, removed) is looked at again at the next tick;
           // pollFollowedFolder reports the error itself.
         }
-        schedule(f, interval(f));
+        // A change reported while this look ran (its listing may have missed it) gets a look of its own.
+        schedule(f, f.changed ? gap(f) : interval(f));
         return false;
       },
     };
     followed.set(id, f);
     if (autoPoll) {
-      f.stopObserving = await port.observe(() => schedule(f, 0));
+      f.stopObserving = await port.observe(() => {
+        f.changed = true;
+        schedule(f, gap(f));
+      });
       schedule(f, 0);
     }
     ctx.emit({ topic: 'follow' });

@@ -235,7 +235,13 @@ export async function withBenchPage(fn) {
     await page.goto(`${baseUrl}/`);
     await page.waitForFunction(() => globalThis.bench !== undefined, null, { timeout: 30_000 });
     const result = await fn(page, baseUrl);
-    if (errors.length > 0) throw new Error(`The bench page reported errors:\n${errors.join('\n')}`);
+    if (errors.length > 0) {
+      // The same error repeated (a failing background job) is shown once, with its count.
+      const counts = new Map();
+      for (const e of errors) counts.set(e, (counts.get(e) ?? 0) + 1);
+      const shown = [...counts].map(([e, n]) => (n > 1 ? `${e} (×${n})` : e));
+      throw new Error(`The bench page reported errors:\n${shown.join('\n')}`);
+    }
     return result;
   } finally {
     await browser.close();

@@ -15,6 +15,12 @@
  *   sampler.start();                      // polls every intervalMs until stop()
  *   … the work …
  *   const peak = await sampler.stop();    // { samples, heapUsed, heapTotal, backing, wasm, sum } in bytes
+ *
+ * Options: `intervalMs` (100; `start(ms)` changes it for one sampling), `worker(url)` → whether to sample that worker
+ * (default every one: a bench that runs a worker of its own, as the follow section's writer, leaves it out).
+ * `startCpu()` / `stopCpu()`: the share of one core the sampled worker was busy over that time, from a CDP CPU
+ * profile of it (`Profiler.start`, a sample every `cpuIntervalUs`, default 1000 µs): the samples' time outside the
+ * `(idle)` node (V8 marks a worker's thread idle while it waits for a message or a timer), over the wall time.
  */
 import { writeFileSync } from 'node:fs';
 
@@ -44,7 +50,10 @@ const INSTRUMENT = `(() => {
 const WASM_BYTES = 'globalThis.__benchWasmMemories?.reduce((n, m) => n + m.buffer.byteLength, 0) ?? null';
 
 /** Returns a sampler bound to `page`'s workers (present and future). */
-export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
+export async function sampleWorkerMemory(
+  page,
+  { intervalMs = 100, worker: wanted = () => true, cpuIntervalUs = 1000 } = {},
+) {
   const cdp = await page.context().newCDPSession(page);
   const workers = new Map();
   const pending = new Map();
@@ -77,10 +86,16 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
   });
   cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo, waitingForDebugger }) => {
     if (targetInfo.type !== 'worker') return;
-    workers.set(sessionId, { url: targetInfo.url });
+    if (wanted(targetInfo.url)) workers.set(sessionId, { url: targetInfo.url });
     const go = () => send(sessionId, 'Runtime.runIfWaitingForDebugger');
+    if (!wanted(targetInfo.url)) {
+      go().catch((error) => {
+        failure ??= error;
+      });
+      return;
+    }
     // A worker that starts while sampling is profiled from its first line (BENCH_CPU_PROFILE).
-    const profile = () => (running && process.env.BENCH_CPU_PROFILE ? startProfile(sessionId) : undefined);
+    const profile = () => (running && profiling ? startProfile(sessionId) : undefined);
     const ready = waitingForDebugger
       ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(profile).then(go)
       : go();
@@ -127,6 +142,11 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
   let samples = 0;
   let running = false;
   let loop = null;
+  let every = intervalMs;
+  let cpuStarted = 0;
+  /** Whether start() began the BENCH_CPU_PROFILE profiles (not while startCpu()'s own one runs: one at a time). */
+  let profiling = false;
+  let cpuActive = false;
 
   async function round() {
     const entries = [...workers.entries()];
@@ -168,10 +188,63 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
     }
   }
 
+  /** Busy share of one core from a CDP profile: the samples' time outside `(idle)` over the profile's length. */
+  function busyOf(profile) {
+    const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+    const gc = new Set(
+      profile.nodes.filter((n) => n.callFrame.functionName === '(garbage collector)').map((n) => n.id),
+    );
+    let idleUs = 0;
+    let gcUs = 0;
+    let allUs = 0;
+    for (const [i, node] of profile.samples.entries()) {
+      const dt = profile.timeDeltas[i + 1] ?? 0;
+      allUs += dt;
+      if (idle.has(node)) idleUs += dt;
+      else if (gc.has(node)) gcUs += dt;
+    }
+    const wallUs = profile.endTime - profile.startTime;
+    return {
+      wallMs: wallUs / 1000,
+      busyMs: (allUs - idleUs) / 1000,
+      gcMs: gcUs / 1000,
+      samples: profile.samples.length,
+    };
+  }
+
   return {
     /** Workers attached so far (url list). */
     workers: () => [...workers.values()].map((w) => w.url),
-    start() {
+    /** Starts a CPU profile of each sampled worker (stopCpu() gives what it was busy). */
+    async startCpu() {
+      if (profiling) throw new Error('startCpu(): a BENCH_CPU_PROFILE profile of start() is running.');
+      cpuStarted = Date.now();
+      cpuActive = true;
+      for (const sessionId of workers.keys()) {
+        await send(sessionId, 'Profiler.enable');
+        await send(sessionId, 'Profiler.setSamplingInterval', { interval: cpuIntervalUs });
+        await send(sessionId, 'Profiler.start');
+      }
+    },
+    /** { busy (share of one core, 0–1), busyMs, wallMs, gcMs, samples } of the busiest sampled worker. */
+    async stopCpu() {
+      const out = [];
+      cpuActive = false;
+      for (const sessionId of workers.keys()) {
+        const { profile } = await send(sessionId, 'Profiler.stop');
+        if (process.env.BENCH_CPU_PROFILE)
+          writeFileSync(
+            `${process.env.BENCH_CPU_PROFILE}.${cpuStarted}.cpu.cpuprofile`,
+            JSON.stringify(profile),
+          );
+        const b = busyOf(profile);
+        out.push({ ...b, busy: b.busyMs / b.wallMs });
+      }
+      if (out.length === 0) throw new Error('No worker to profile.');
+      return out.reduce((a, b) => (b.busy > a.busy ? b : a));
+    },
+    start(ms = intervalMs) {
+      every = ms;
       peaks.clear();
       trace.length = 0;
       started0 = Date.now();
@@ -179,7 +252,8 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       running = true;
       // BENCH_CPU_PROFILE=<prefix>: a CPU profile of each worker while sampling, written at stop() as
       // <prefix>.<time>.<n>.cpuprofile (open in DevTools' Performance panel; build with BENCH_MINIFY=0 for names).
-      if (process.env.BENCH_CPU_PROFILE)
+      profiling = Boolean(process.env.BENCH_CPU_PROFILE) && !cpuActive;
+      if (profiling)
         for (const sessionId of workers.keys())
           void startProfile(sessionId).catch((error) => {
             failure ??= error;
@@ -193,7 +267,7 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
             failure = error;
             running = false;
           }
-          const wait = intervalMs - (Date.now() - started);
+          const wait = every - (Date.now() - started);
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         }
       })();
@@ -204,7 +278,8 @@ export async function sampleWorkerMemory(page, { intervalMs = 100 } = {}) {
       await loop;
       if (failure) throw failure;
       await round();
-      if (process.env.BENCH_CPU_PROFILE) await writeProfiles(process.env.BENCH_CPU_PROFILE);
+      if (profiling) await writeProfiles(process.env.BENCH_CPU_PROFILE);
+      profiling = false;
       const all = [...peaks.values()];
       if (all.length === 0 || samples === 0)
         throw new Error('No worker memory sample was taken (no worker attached?).');

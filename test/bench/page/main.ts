@@ -9,6 +9,7 @@ import { historyBench } from './history';
 import { recordEventBench } from './record-event';
 import { closeLeftOpen, openToolCallsBrain, toolCallsBench } from './tool-calls';
 import { importBench } from './import';
+import { followBench } from './follow';
 
 const bench = {
   openBrain,
@@ -22,6 +23,7 @@ const bench = {
   openToolCallsBrain,
   closeLeftOpen,
   importTranscripts: importBench,
+  follow: followBench,
 };
 
 declare global {
