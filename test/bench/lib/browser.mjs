@@ -14,6 +14,8 @@
  *                                          nomainra: the main database read page by page (no read-ahead).
  */
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { build, runnerImport } from 'vite';
@@ -218,13 +220,16 @@ export async function withBenchPage(fn) {
   const pageDir = await buildPage();
   const server = await serve(pageDir);
   const baseUrl = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
+  // A profile on disk, as a person's browser has: a fresh context is incognito-like, its OPFS held in memory with
+  // a small quota (the follow section's 1 GiB file plus the brain hit QuotaExceededError at ~1.4 GB used).
+  const profileDir = await mkdtemp(join(tmpdir(), 'agent-brain-bench-'));
+  const browser = await chromium.launchPersistentContext(profileDir, {
     executablePath: module.chromiumPath(),
     args: module.chromiumArgs,
     headless: true,
   });
   try {
-    const page = await browser.newPage();
+    const page = browser.pages()[0] ?? (await browser.newPage());
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
@@ -246,5 +251,6 @@ export async function withBenchPage(fn) {
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
+    await rm(profileDir, { recursive: true, force: true });
   }
 }
