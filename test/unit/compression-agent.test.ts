@@ -103,6 +103,40 @@ describe('the active checkpoint on an agent session', () => {
     });
   });
 
+  it("follows a person's instruction given after the agent's todo list, naming the list beside it", () => {
+    const todos: AgentTodos = {
+      mode: 'replace',
+      items: [
+        { text: 'Reproduce the bug', state: 'done', id: null },
+        { text: 'Fix bulk_create', state: 'started', id: null },
+      ],
+    };
+    const before = mark(log(['instruction', statement], ['note', 'Todo list: 2 items']), 2, { todos });
+    expect(build(before).nextAction.kind).toBe('continue_todo');
+    // The person writes again after the list (a new request once the agent stopped): that comes first.
+    const after = [
+      ...before,
+      ...log(['instruction', 'Also add a changelog entry.']).map((e) => ({ ...e, id: 3 as never })),
+    ];
+    expect(build(after).nextAction).toMatchObject({
+      kind: 'follow_instruction',
+      eventId: 3,
+      text: 'Follow the latest instruction: Also add a changelog entry. (your todo list from before it has todo 2 of 2: Fix bulk_create in progress).',
+    });
+    // The agent answers with a new list: the list leads again.
+    const answered = mark(
+      [...after, ...log(['note', 'Todo list: 3 items']).map((e) => ({ ...e, id: 4 as never }))],
+      4,
+      {
+        todos: {
+          mode: 'replace',
+          items: [...todos.items, { text: 'Add a changelog entry', state: 'todo', id: null }],
+        },
+      },
+    );
+    expect(build(answered).nextAction).toMatchObject({ kind: 'continue_todo', planStepN: 2 });
+  });
+
   it('keeps a passed check usable after .agent/, outside-root and scratch-file changes, and says what else changed', () => {
     const events = mark(
       log(

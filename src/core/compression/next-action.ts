@@ -91,6 +91,16 @@ function todoAction(input: NextActionInput, failing: CheckpointValidation | null
   if (!item) return null;
   const label = `todo ${item.n} of ${items.length}: ${item.text}`;
   const started = item.state === 'started';
+  const { latestInstruction } = input;
+  // The person spoke after the agent last wrote its list (and the agent has not answered with a new one): their
+  // words come first; the list from before them is said beside.
+  if (latestInstruction && input.agentPlan && latestInstruction.eventId > input.agentPlan.eventId) {
+    return {
+      kind: 'follow_instruction',
+      text: `Follow the latest instruction: ${boundedInline(latestInstruction.text, latestInstruction.eventId)} (your todo list from before it has ${label} ${started ? 'in progress' : 'next'}).`,
+      eventId: latestInstruction.eventId,
+    };
+  }
   return {
     kind: started ? 'continue_todo' : 'start_todo',
     text: `${started ? 'Continue' : 'Start'} ${label}${failing ? ` — ${describeRun(failing)}` : ''}.`,
