@@ -9,7 +9,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { createProfile, openApp, watchErrors, type Profile } from './harness';
-import { expectAccessible, saveScreenshot, screenshotDir } from './ui-helpers';
+import { expectAccessible, expectNoSidewaysOverflow, saveScreenshot, screenshotDir } from './ui-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -156,8 +156,7 @@ test('a followed folder: the session, its next action and the compaction notice 
       if ((await html.getAttribute('data-theme')) !== theme)
         await page.getByRole('button', { name: theme === 'dark' ? 'Dark theme' : 'Light theme' }).click();
       await expect(html).toHaveAttribute('data-theme', theme);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysOverflow(page, `the live card at ${width} px, ${theme}`);
       await saveScreenshot(page, `follow/live-${width}-${theme}`);
       // The panel alone (the page is long): what a person looks at while the agent works.
       await page

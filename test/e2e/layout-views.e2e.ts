@@ -1,6 +1,6 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { createProfile, openApp, watchErrors, type Profile } from './harness';
-import { expectAccessible, saveScreenshot } from './ui-helpers';
+import { expectAccessible, expectNoSidewaysOverflow, saveScreenshot } from './ui-helpers';
 
 // Every view at a phone's and a laptop's width, in both themes, on the demo's data: screenshots under
 // test/.artifacts/screenshots/layout/, nothing wider than the viewport, axe clean. Then what each width promises.
@@ -34,39 +34,6 @@ test.afterAll(async () => {
 test.afterEach(() => {
   expect(errors, 'console errors').toEqual([]);
 });
-
-/**
- * Nothing is wider than the viewport: the page does not scroll sideways, and no element sticks out past either
- * edge unless an ancestor that fits clips or scrolls it on purpose (a diff pane, a log table's region).
- */
-async function expectNoSidewaysOverflow(what: string): Promise<void> {
-  const found = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    if (document.documentElement.scrollWidth > innerWidth) {
-      out.push(`the page is ${document.documentElement.scrollWidth} px wide in ${innerWidth}`);
-    }
-    const fits = (r: DOMRect) => r.left >= -1 && r.right <= width + 1;
-    for (const element of document.body.querySelectorAll('*')) {
-      const box = element.getBoundingClientRect();
-      if ((box.width === 0 && box.height === 0) || fits(box)) continue;
-      let held = false;
-      for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
-        // Clipped or scrolled by an ancestor that itself fits: on purpose (a diff pane, a log's region).
-        if (getComputedStyle(up).overflowX !== 'visible' && fits(up.getBoundingClientRect())) {
-          held = true;
-          break;
-        }
-      }
-      if (!held) {
-        const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${[...element.classList].join('.')}`;
-        out.push(`${name} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width}`);
-      }
-    }
-    return out.slice(0, 10);
-  });
-  expect(found, `${what}: wider than the viewport`).toEqual([]);
-}
 
 /** Opens a view and waits for its data (not a loading line) before anything is measured. */
 async function openView(view: (typeof views)[number], width: number): Promise<void> {
@@ -107,7 +74,7 @@ test('every view at 390 and 1280 px in both themes: screenshots, nothing wider t
       await setTheme(theme);
       for (const view of views) {
         await openView(view, width);
-        await expectNoSidewaysOverflow(`${view} at ${width} px, ${theme}`);
+        await expectNoSidewaysOverflow(page, `${view} at ${width} px, ${theme}`);
         await saveScreenshot(page, `layout/${view}-${width}-${theme}`);
         // The picture showed the diff (a redraw never leaves the box empty on the way).
         if (view === 'checkpoints') await expect(page.locator('.render .d2h-file-wrapper')).toHaveCount(1);
@@ -129,7 +96,7 @@ test('below 700 px the views are a menu that names the current one; wider, every
   await menu.click();
   await expect(nav.getByRole('link')).toHaveCount(views.length);
   for (const link of await nav.getByRole('link').all()) await expect(link).toBeInViewport();
-  await expectNoSidewaysOverflow('the open menu');
+  await expectNoSidewaysOverflow(page, 'the open menu');
   await saveScreenshot(page, 'layout/menu-open-390-light');
   await expectAccessible(page, 'the open views menu');
   await nav.getByRole('link', { name: 'Storage' }).click();
@@ -173,7 +140,7 @@ test('tables: stacked rows labelled by their column at 390 px; at 1280 px the lo
     // Each cell the width of its row: one above the other, not four squeezed side by side.
     expect(cell.width).toBeGreaterThanOrEqual(cell.rowWidth - 1);
   }
-  await expectNoSidewaysOverflow('SESSION.jsonl at 390 px');
+  await expectNoSidewaysOverflow(page, 'SESSION.jsonl at 390 px');
   await saveScreenshot(page, 'layout/session-log-390-light');
 
   // Another view's table, by the same shared rule: the cleanup dry run (no "Ta/sk", "W/h/y" a letter a line).
@@ -196,7 +163,7 @@ test('tables: stacked rows labelled by their column at 390 px; at 1280 px the lo
     );
   expect(planCells.map((c) => c.label)).toEqual(['Task', 'State', 'Verdict', 'Why', 'Frees']);
   for (const cell of planCells) expect(cell.width).toBeGreaterThanOrEqual(cell.rowWidth - 1);
-  await expectNoSidewaysOverflow('the cleanup dry run at 390 px');
+  await expectNoSidewaysOverflow(page, 'the cleanup dry run at 390 px');
   await saveScreenshot(page, 'layout/cleanup-plan-390-light');
   await page.getByLabel('Show kept tasks').uncheck();
 

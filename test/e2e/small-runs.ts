@@ -38,7 +38,7 @@ export function miniRun(i: number): { name: string; text: string } {
   }
   const doc = {
     info: {
-      config: { environment: { cwd: `/work/service-${i % 8}` } },
+      config: { environment: { cwd: `/home/dev/service-${i % 8}` } },
       exit_status: end === 0 ? 'Submitted' : end === 1 ? 'LimitsExceeded' : null,
       submission: end === 0 ? submission : null,
     },

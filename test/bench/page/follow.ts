@@ -175,6 +175,8 @@ let appendState: {
   startSize: number;
   errors: string[];
   check: () => Promise<void>;
+  /** Called once each look of the brain has been checked (drain waits on them, never on a timer). */
+  looked: (() => void)[];
 } | null = null;
 
 async function append(rate: number, seconds: number, tickMs: number, markEveryMs: number) {
@@ -190,6 +192,7 @@ async function append(rate: number, seconds: number, tickMs: number, markEveryMs
     startSize: start.files[0]?.size ?? 0,
     errors: [],
     check: async () => {},
+    looked: [],
   };
   appendState = state;
   let busy = false;
@@ -227,7 +230,10 @@ async function append(rate: number, seconds: number, tickMs: number, markEveryMs
     }
   };
   state.unsubscribe = await brain!.subscribe((change) => {
-    if (change.topic === 'follow') void state.check();
+    if (change.topic !== 'follow') return;
+    void state.check().then(() => {
+      for (const wake of state.looked.splice(0)) wake();
+    });
   });
   const done = await ask({ op: 'append', rate, seconds, tickMs, markEveryMs }, (m) => {
     state.marks.push({ marker: m.marker, at: m.at, found: null });
@@ -245,8 +251,13 @@ async function drain(timeoutMs: number) {
     return x !== undefined && x.offset === x.size && x.size === state.startSize + state.written!.bytes;
   };
   while ((state.marks.some((m) => m.found === null) || !(await caughtUp())) && now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (state.marks.some((m) => m.found === null)) await state.check();
+    // The brain's next look (announced by its `follow` change and checked), or the deadline: no fixed sleep.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => state.looked.push(resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - now())))),
+    ]);
+    clearTimeout(timer);
   }
   await state.unsubscribe?.();
   const f = await followed();

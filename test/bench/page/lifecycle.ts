@@ -340,16 +340,27 @@ export async function lifecycleLargeBench(options: {
   // for the task being cleaned, not for the whole pass.
   let progressReports = 0;
   let cleaning = true;
-  const pending = time(() => brain.cleanup(undefined, () => void progressReports++)).finally(
-    () => (cleaning = false),
-  );
   const during: number[] = [];
   const probe = before.tasks[0]?.taskId as TaskId;
-  while (cleaning) {
-    const { ms } = await time(() => brain.getTask(probe));
-    if (cleaning) during.push(ms);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // A call is made at each progress report (cleanup reports as it goes, task by task) while none is in flight:
+  // paced by the cleanup itself, not by a timer.
+  let probing: Promise<void> | null = null;
+  const ask = () => {
+    if (!cleaning || probing !== null) return;
+    probing = time(() => brain.getTask(probe)).then(({ ms }) => {
+      if (cleaning) during.push(ms);
+      probing = null;
+    });
+  };
+  const pending = time(() =>
+    brain.cleanup(undefined, () => {
+      progressReports++;
+      ask();
+    }),
+  ).finally(() => (cleaning = false));
+  ask();
+  await pending;
+  await probing;
   const cleanup = await pending;
   const after = await brain.audit();
   const maintain = await time(() => brain.maintain({ budgetMs: 10_000, force: true }));
