@@ -6,13 +6,13 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BrainApi, SessionId } from '../../src/core/api';
-import type { TimerPort } from '../../src/core/retention/index';
 import { POLL_OBSERVED_MS } from '../../src/engine/follow/feature';
 import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 import { generateMiniSweAgentTrajectory } from '../fixtures/transcripts/swe-agent';
 import { memoryBrain } from './engine-helpers';
 import { GrowingFolder } from './follow-folder';
+import { manualTimers } from '../helpers/manual-timers';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -290,41 +290,6 @@ describe('following a folder', () => {
   });
 });
 
-/** Timers on a hand-moved clock: `advance(ms)` fires what falls due, in order; `next()` is when the next one is due. */
-function manualTimers() {
-  let now = 0;
-  let nextId = 1;
-  const pending = new Map<number, { at: number; fn: () => void }>();
-  const timers: TimerPort = {
-    now: () => now,
-    set(fn, ms) {
-      const id = nextId++;
-      pending.set(id, { at: now + ms, fn });
-      return id;
-    },
-    clear(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  return {
-    timers,
-    next: () => Math.min(...[...pending.values()].map((t) => t.at)),
-    advance(ms: number) {
-      const until = now + ms;
-      for (;;) {
-        const due = [...pending.entries()]
-          .filter(([, t]) => t.at <= until)
-          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
-        if (!due) break;
-        pending.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-      }
-      now = until;
-    },
-  };
-}
-
 describe('following by itself, told of changes by a FileSystemObserver', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -382,7 +347,7 @@ describe('following by itself, told of changes by a FileSystemObserver', () => {
 
     const { id, pace } = await api.followFolder({ handle });
     expect(pace).toBe('observer');
-    clock.advance(0);
+    await clock.advance(0);
     await expect.poll(offset).toBe(ends[0]);
 
     // Appended and reported right after that look (at 0): looked at once a second has passed, not before.
@@ -397,11 +362,11 @@ describe('following by itself, told of changes by a FileSystemObserver', () => {
       folder.append(file.name, bytes(ends[1]!));
       report();
     };
-    clock.advance(OBSERVED_MIN_GAP_MS);
+    await clock.advance(OBSERVED_MIN_GAP_MS);
     await expect.poll(offset).toBe(ends[1]);
     await expect.poll(() => clock.next()).toBe(2 * OBSERVED_MIN_GAP_MS);
     expect(clock.next()).toBeLessThan(POLL_OBSERVED_MS);
-    clock.advance(OBSERVED_MIN_GAP_MS);
+    await clock.advance(OBSERVED_MIN_GAP_MS);
     await expect.poll(offset).toBe(ends[2]);
     await api.unfollowFolder(id);
   });

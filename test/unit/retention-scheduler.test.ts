@@ -1,41 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock';
 import { BrainError } from '../../src/core/errors';
-import { createAutoCleanup, type AutoCleanupTrigger, type TimerPort } from '../../src/core/retention/index';
-
-/** Timers on a hand-moved clock: `advance(ms)` fires what falls due, in order. */
-function manualTimers() {
-  let now = 0;
-  let nextId = 1;
-  const pending = new Map<number, { at: number; fn: () => void }>();
-  const timers: TimerPort = {
-    now: () => now,
-    set(fn, ms) {
-      const id = nextId++;
-      pending.set(id, { at: now + ms, fn });
-      return id;
-    },
-    clear(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  async function advance(ms: number) {
-    const until = now + ms;
-    for (;;) {
-      const due = [...pending.entries()]
-        .filter(([, t]) => t.at <= until)
-        .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
-      if (!due) break;
-      pending.delete(due[0]);
-      now = due[1].at;
-      due[1].fn();
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    now = until;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  return { timers, advance, pending: () => pending.size };
-}
+import { createAutoCleanup, type AutoCleanupTrigger } from '../../src/core/retention/index';
+import { manualTimers } from '../helpers/manual-timers';
 
 function setup(run: (trigger: AutoCleanupTrigger) => Promise<{ more: boolean }>, enabled = true) {
   const manual = manualTimers();
