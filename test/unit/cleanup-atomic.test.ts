@@ -26,13 +26,22 @@ async function rowCounts(api: BrainApi, ids: readonly TaskId[]) {
   return Promise.all(ids.map((id) => heavyState(api, id)));
 }
 
+/** Each task's step ids, taken before cleanup removes them. */
+async function stepIdsOf(db: SqlDriver, ids: readonly TaskId[]) {
+  return Promise.all(
+    ids.map(async (id) =>
+      (await db.all<{ id: number }>('SELECT id FROM steps WHERE task_id = ?', [id])).map((r) => r.id),
+    ),
+  );
+}
+
 /** How many search documents each task's steps have (they go with the steps, in the same transaction). */
-async function stepDocs(db: SqlDriver, ids: readonly TaskId[]) {
+async function stepDocs(db: SqlDriver, stepIds: readonly (readonly number[])[]) {
   const counts: (number | undefined)[] = [];
-  for (const id of ids) {
+  for (const ids of stepIds) {
     const row = await db.get<{ n: number }>(
-      `SELECT count(*) AS n FROM history_docs WHERE source = 'step' AND task_id = ?`,
-      [id],
+      `SELECT count(*) AS n FROM history_docs WHERE source = 'step' AND source_id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
     );
     counts.push(row?.n);
   }
@@ -44,7 +53,8 @@ describe('cleanup is atomic per task', () => {
     const { api, database } = await memoryBrain();
     const ids = await fourCleanable(api);
     const before = await rowCounts(api, ids);
-    expect(await stepDocs(database.driver, ids)).toEqual([4, 4, 4, 4]);
+    const stepIds = await stepIdsOf(database.driver, ids);
+    expect(await stepDocs(database.driver, stepIds)).toEqual([4, 4, 4, 4]);
     const victim = ids[2] as TaskId;
 
     // The log record is written last in a task's transaction: by then its steps are deleted and its checkpoint
@@ -67,7 +77,7 @@ describe('cleanup is atomic per task', () => {
     const after = await rowCounts(api, ids);
     expect(after[2]).toEqual(before[2]);
     expect(after[2]?.reads.every((r) => r.ok)).toBe(true);
-    expect(await stepDocs(database.driver, ids)).toEqual([0, 0, 4, 0]);
+    expect(await stepDocs(database.driver, stepIds)).toEqual([0, 0, 4, 0]);
     for (const i of [0, 1, 3]) {
       expect(after[i]).toMatchObject({ steps: 0, entries: 3 });
       expect(after[i]?.reads.every((r) => !r.ok && r.code === 'CheckpointRemoved')).toBe(true);

@@ -55,7 +55,13 @@ export function createSessionsFeature(ctx: EngineContext) {
     getSession: (id: SessionId) => sessions.get(sessionIdOf(id)),
 
     async deleteSession(id: SessionId) {
-      await sessions.delete(sessionIdOf(id));
+      const sessionId = sessionIdOf(id);
+      await db.transaction(async () => {
+        // Its tasks stay (orphans, their steps removed by cleanup later); their steps' search documents go now,
+        // with the session's events and summaries: nothing of a deleted session is found any more.
+        await history.removeSessionStepDocs(sessionId);
+        await sessions.delete(sessionId);
+      });
       ctx.emit({ topic: 'sessions', sessionId: id });
     },
 

@@ -13,6 +13,7 @@ import patchCheckpoints from './012-patch-checkpoints';
 import projectFolders from './013-project-folders';
 import followedFolders from './014-followed-folders';
 import compactHistory from './015-compact-history';
+import slimSearchDocs from './016-slim-search-docs';
 
 export interface Migration {
   readonly id: number;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { id: 13, name: 'project-folders', sql: projectFolders },
   { id: 14, name: 'followed-folders', sql: followedFolders },
   { id: 15, name: 'compact-history', sql: compactHistory },
+  { id: 16, name: 'slim-search-docs', sql: slimSearchDocs },
 ];

@@ -124,6 +124,44 @@ const SNIPPET_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS temp.history_snippets 
 /** Documents stored without their text: a step's and an event's (made again from the row when a hit needs it). */
 const isTextless = (d: HistoryDoc) => d.source === 'step' || d.source === 'event';
 
+/**
+ * What a step's or an event's document stores (migration 16): its source and nothing else — `kind` '' marks it;
+ * its links are read from its row (DOC_LINKS), its text made again from it (docTexts).
+ */
+const bareDoc = (d: HistoryDoc): HistoryDoc => ({
+  source: d.source,
+  sourceId: d.sourceId,
+  sessionId: null,
+  taskId: null,
+  stepId: null,
+  planStepId: null,
+  kind: '',
+  path: null,
+  checkpointEntryId: null,
+  title: '',
+  body: '',
+  createdAt: 0,
+});
+
+/**
+ * Every document with its links: those a document stores, or for a bare one (a step's or an event's, `kind` '')
+ * those of its event or step — the one home of a step's or event's session, task, kind, path and time.
+ */
+const DOC_LINKS = `SELECT d.id, d.source, d.source_id,
+    coalesce(d.session_id, e.session_id, t.session_id) AS session_id,
+    coalesce(d.task_id, e.task_id, st.task_id) AS task_id,
+    coalesce(d.step_id, e.step_id, st.id) AS step_id,
+    coalesce(d.plan_step_id, e.plan_step_id) AS plan_step_id,
+    CASE WHEN d.kind <> '' THEN d.kind WHEN d.source = 'step' THEN 'step' ELSE coalesce(e.kind, '') END AS kind,
+    coalesce(d.path, CASE WHEN e.kind = 'file_change' THEN e.path END) AS path,
+    coalesce(d.checkpoint_entry_id, CASE WHEN e.kind = 'file_change' THEN e.checkpoint_entry_id END)
+      AS checkpoint_entry_id,
+    CASE WHEN d.kind <> '' THEN d.created_at ELSE coalesce(e.created_at, st.created_at, 0) END AS created_at
+  FROM history_docs d
+  LEFT JOIN events e ON d.kind = '' AND d.source = 'event' AND e.id = d.source_id
+  LEFT JOIN steps st ON d.kind = '' AND d.source = 'step' AND st.id = d.source_id
+  LEFT JOIN tasks t ON t.id = st.task_id`;
+
 /** The history search index (FTS5 over event, summary and step text) and the compression log. */
 export function createHistoryRepo(db: SqlDriver) {
   /**
@@ -161,7 +199,7 @@ export function createHistoryRepo(db: SqlDriver) {
         [JSON.stringify(docs.map((d) => [d.source, d.sourceId]))],
       );
     }
-    const stored = docs.map((d) => ({ ...d, title: '', body: '' }));
+    const stored = docs.map(bareDoc);
     const [one] = stored;
     const single = one !== undefined && stored.length === 1;
     const inserted = await db.all<{ id: number; source: HistorySource; source_id: number }>(
@@ -297,7 +335,7 @@ export function createHistoryRepo(db: SqlDriver) {
     // bm25 weights: a hit in the title (kind, path, validation name) counts double.
     const ranked = await db.all<{ id: number; score: number }>(
       `SELECT history_fts.rowid AS id, bm25(history_fts, 2.0, 1.0) AS score
-       FROM history_fts ${filtered ? 'JOIN history_docs d ON d.id = history_fts.rowid' : ''}
+       FROM history_fts ${filtered ? `JOIN (${DOC_LINKS}) d ON d.id = history_fts.rowid` : ''}
        WHERE ${where.join(' AND ')}
        ORDER BY score, history_fts.rowid DESC
        LIMIT ?`,
@@ -307,9 +345,7 @@ export function createHistoryRepo(db: SqlDriver) {
     if (ranked.length === 0) return [];
     const ids = ranked.map((r) => r.id);
     const rows = await db.all<Omit<HitRow, 'score' | 'snippet' | 'title'>>(
-      `SELECT d.id, d.source, d.source_id, d.session_id, d.task_id, d.step_id, d.plan_step_id, d.kind, d.path,
-              d.checkpoint_entry_id, d.created_at
-       FROM history_docs d WHERE d.id IN (SELECT value FROM json_each(?))`,
+      `${DOC_LINKS} WHERE d.id IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(ids)],
     );
     const texts = await hitTexts(match, ids);
@@ -405,7 +441,7 @@ export function createHistoryRepo(db: SqlDriver) {
          FROM steps st JOIN tasks t ON t.id = st.task_id
          WHERE st.id >= ?
            AND NOT EXISTS (SELECT 1 FROM history_docs h
-                           WHERE h.source = 'step' AND h.source_id = st.id AND h.step_id = st.id)
+                           WHERE h.source = 'step' AND h.source_id = st.id AND (h.kind = '' OR h.step_id = st.id))
          ORDER BY st.id LIMIT ?`,
         [fromId, limit],
       );
@@ -445,9 +481,26 @@ export function createHistoryRepo(db: SqlDriver) {
      * the task's transaction, before the steps go — a step's document has its step's lifetime. Returns how many.
      */
     async removeTaskStepDocs(taskId: TaskId): Promise<number> {
-      const { changes } = await db.run(`DELETE FROM history_docs WHERE task_id = ? AND source = 'step'`, [
-        taskId,
-      ]);
+      // Two statements, each on its index (an OR of the two would scan every step document): the bare documents
+      // of the task's steps, and any an older build left with the task's id on them.
+      const bare = await db.run(
+        `DELETE FROM history_docs WHERE source = 'step' AND source_id IN (SELECT id FROM steps WHERE task_id = ?)`,
+        [taskId],
+      );
+      const linked = await db.run(`DELETE FROM history_docs WHERE task_id = ? AND source = 'step'`, [taskId]);
+      return bare.changes + linked.changes;
+    },
+
+    /**
+     * Removes the search documents of a session's steps: called when the session is deleted (its tasks stay, as
+     * orphans cleanup removes later; a bare document has no session to cascade from).
+     */
+    async removeSessionStepDocs(sessionId: SessionId): Promise<number> {
+      const { changes } = await db.run(
+        `DELETE FROM history_docs WHERE source = 'step' AND source_id IN
+           (SELECT st.id FROM tasks t JOIN steps st ON st.task_id = t.id WHERE t.session_id = ?)`,
+        [sessionId],
+      );
       return changes;
     },
 
@@ -458,13 +511,13 @@ export function createHistoryRepo(db: SqlDriver) {
     async removeOrphanStepDocs(uptoId: number, limit: number): Promise<number | null> {
       const row = await db.get<{ lowest: number | null }>(
         `SELECT min(id) AS lowest FROM (SELECT id FROM history_docs
-           WHERE source = 'step' AND step_id IS NULL AND id <= ? ORDER BY id DESC LIMIT ?)`,
+           WHERE source = 'step' AND step_id IS NULL AND kind <> '' AND id <= ? ORDER BY id DESC LIMIT ?)`,
         [uptoId, limit],
       );
       const lowest = row?.lowest ?? null;
       if (lowest === null) return null;
       await db.run(
-        `DELETE FROM history_docs WHERE source = 'step' AND step_id IS NULL AND id >= ? AND id <= ?`,
+        `DELETE FROM history_docs WHERE source = 'step' AND step_id IS NULL AND kind <> '' AND id >= ? AND id <= ?`,
         [lowest, uptoId],
       );
       return lowest;
@@ -523,7 +576,7 @@ export function createHistoryRepo(db: SqlDriver) {
       const row =
         sessionId === undefined
           ? await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs')
-          : await db.get<{ n: number }>('SELECT count(*) AS n FROM history_docs WHERE session_id = ?', [
+          : await db.get<{ n: number }>(`SELECT count(*) AS n FROM (${DOC_LINKS}) WHERE session_id = ?`, [
               sessionId,
             ]);
       return row?.n ?? 0;
