@@ -121,6 +121,22 @@ describe('theme', () => {
     expect(new ThemeState(store, fakeQuery(true)).theme).toBe('light');
   });
 
+  it('follows a choice made in another tab (the storage event), until stopped', () => {
+    const theme = new ThemeState(memoryStore({}), fakeQuery(false));
+    const stop = theme.start();
+    const fromOtherTab = (key: string, newValue: string | null) =>
+      dispatchEvent(new StorageEvent('storage', { key, newValue }));
+    fromOtherTab(themeStorageKey, 'dark');
+    expect(theme.theme).toBe('dark');
+    fromOtherTab('another-key', 'light');
+    expect(theme.theme).toBe('dark');
+    fromOtherTab(themeStorageKey, null);
+    expect(theme.theme).toBe('light');
+    stop();
+    fromOtherTab(themeStorageKey, 'dark');
+    expect(theme.theme).toBe('light');
+  });
+
   it('ignores a stored value that is not a theme, and survives a storage that throws', () => {
     expect(new ThemeState(memoryStore({ [themeStorageKey]: 'purple' }), fakeQuery(true)).theme).toBe('dark');
     const throwing = {

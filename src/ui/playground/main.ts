@@ -1,11 +1,11 @@
 // An embedding example: a toy agent loop that records what it does through the public API only.
 import { openBrain, type Brain, type Json } from '../../lib/index';
-import { followAppTheme } from './page-chrome';
+import { mountPageChrome } from './page-chrome.svelte';
 
 const log = document.getElementById('log') as HTMLPreElement;
 const status = document.getElementById('status') as HTMLParagraphElement;
 const runButton = document.getElementById('run') as HTMLButtonElement;
-followAppTheme(document.getElementById('theme') as HTMLButtonElement);
+mountPageChrome({ name: 'embedding example', tagline: 'A toy agent loop on the public package alone.' });
 
 const say = (line: string) => {
   log.textContent += `${line}\n`;

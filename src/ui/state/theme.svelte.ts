@@ -35,15 +35,25 @@ export class ThemeState {
     this.systemDark = query?.matches ?? false;
   }
 
-  /** Follows the system setting while no choice was made; returns the function that stops following. */
+  /**
+   * Follows the system setting while no choice was made, and a choice made in another tab of the app or its
+   * playground pages (the storage event); returns the function that stops following.
+   */
   start(): () => void {
     const query = this.#query;
-    if (!query) return () => {};
     const listener = (event: { matches: boolean }) => {
       this.systemDark = event.matches;
     };
-    query.addEventListener('change', listener);
-    return () => query.removeEventListener('change', listener);
+    query?.addEventListener('change', listener);
+    const stored = (event: Event) => {
+      if (!(event instanceof StorageEvent) || event.key !== themeStorageKey) return;
+      this.choice = asTheme(event.newValue);
+    };
+    globalThis.addEventListener?.('storage', stored);
+    return () => {
+      query?.removeEventListener('change', listener);
+      globalThis.removeEventListener?.('storage', stored);
+    };
   }
 
   set(theme: Theme): void {

@@ -1,6 +1,6 @@
 // The playground page: the endpoint form, the loop's transcript (the brain's messages), resuming after a reload.
 import { isBrainError, openBrain, type Brain, type Message, type TaskState } from '../../../lib/index';
-import { followAppTheme } from '../page-chrome';
+import { mountPageChrome } from '../page-chrome.svelte';
 import { runCheck, type CheckResult } from './check';
 import { EndpointError, completionsUrl, type ChatSettings } from './endpoint';
 import { runLoop, transcriptMessage, type Run } from './loop';
@@ -19,7 +19,10 @@ const [startButton, resumeButton, stopButton] = [
   $<HTMLButtonElement>('resume'),
   $<HTMLButtonElement>('stop'),
 ];
-followAppTheme($<HTMLButtonElement>('theme'));
+mountPageChrome({
+  name: 'playground',
+  tagline: 'An agent loop on a model you point at, keeping its own brain.',
+});
 
 // A reload ends the loop's calls: the run stays marked running, so the next load resumes it. Registered before
 // openBrain's own pagehide listener, whose rejections reach the loop between two listeners.
