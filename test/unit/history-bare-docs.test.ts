@@ -7,14 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BrainApi, SessionId, TaskId } from '../../src/core/api';
-import { fixedClock } from '../../src/core/clock';
-import { createBrainApi } from '../../src/engine/create-engine';
-import { openDatabase } from '../../src/storage/sqlite/database';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
-import { migrate } from '../../src/storage/sqlite/migrate';
-import { migrations } from '../../src/storage/sqlite/migrations/index';
-import { memoryBrain } from './engine-helpers';
-import { memoryEngine } from './helpers';
+import { memoryBrain, olderBrain } from './engine-helpers';
 
 const linksOf = (hit: {
   source: string;
@@ -147,16 +141,10 @@ describe('bare search documents', () => {
   });
 
   it('a database of the previous build is made bare, and answers as it did', async () => {
-    const engine = await memoryEngine();
-    const name = 'bare-docs-old.db';
-    const old = await engine.open(name);
-    await migrate(
-      old,
-      migrations.filter((m) => m.id <= 15),
-    );
-    // What build 15 wrote: a step and a file change, each with a document holding its links and no text; a
-    // summary's document with its text; the index entries.
-    await old.exec(`
+    const { api, database } = await olderBrain('bare-docs-old.db', 15, async (old) => {
+      // What build 15 wrote: a step and a file change, each with a document holding its links and no text; a
+      // summary's document with its text; the index entries.
+      await old.exec(`
       INSERT INTO sessions (id, title, created_at, updated_at) VALUES (1, 'old', 0, 0);
       INSERT INTO tasks (id, session_id, title, state, created_at, updated_at) VALUES (4, 1, 'fix', 'running', 0, 0);
       INSERT INTO steps (id, task_id, seq, tool, params, result, status, created_at)
@@ -175,12 +163,7 @@ describe('bare search documents', () => {
       INSERT INTO history_docs (id, source, source_id, session_id, task_id, kind, title, body, created_at)
         VALUES (3, 'summary', 2, 1, 4, 'summary', 'Summary: task', 'oldneedle summed up', 1700);
     `);
-    await old.close();
-    const database = await openDatabase(engine, name, {
-      read: async () => engine.memory.read(name) ?? new Uint8Array(),
-      install: async (bytes) => engine.memory.put(name, bytes),
     });
-    const api = createBrainApi({ database, storage: 'memory', clock: fixedClock() });
     expect((await docRows(database.driver)).map((r) => [r.source, r.kind, r.session_id])).toEqual([
       ['step', '', null],
       ['event', '', null],

@@ -5,15 +5,9 @@
  * older brain's index converted by the migration.
  */
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/core/clock';
 import type { StepId } from '../../src/core/api';
-import { createBrainApi } from '../../src/engine/create-engine';
-import { openDatabase } from '../../src/storage/sqlite/database';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
-import { migrate } from '../../src/storage/sqlite/migrate';
-import { migrations } from '../../src/storage/sqlite/migrations/index';
-import { memoryBrain } from './engine-helpers';
-import { memoryEngine } from './helpers';
+import { memoryBrain, olderBrain } from './engine-helpers';
 
 /** A command's output: distinct words on every line, a BOM, non-ASCII text and an astral character. */
 const output = (n: number, tag: string) =>
@@ -118,15 +112,9 @@ describe('the search index keeps no second copy of a step', () => {
 
 describe('migration 15 on an older brain', () => {
   it('rebuilds the index contentless, drops the step documents’ copies, and search finds what it found', async () => {
-    const engine = await memoryEngine();
-    const name = 'compact-old.db';
-    const old = await engine.open(name);
-    await migrate(
-      old,
-      migrations.filter((m) => m.id <= 14),
-    );
     const result = JSON.stringify({ output: 'collected 3 items\noldstepword passed' });
-    await old.exec(`
+    const { api, database } = await olderBrain('compact-old.db', 14, async (old) => {
+      await old.exec(`
       INSERT INTO sessions (id, title, created_at, updated_at) VALUES (1, 's', 0, 0);
       INSERT INTO tasks (id, session_id, title, state, created_at, updated_at) VALUES (1, 1, 't', 'running', 0, 0);
       INSERT INTO steps (id, task_id, seq, tool, params, result, status, created_at)
@@ -135,12 +123,7 @@ describe('migration 15 on an older brain', () => {
         VALUES ('step', 1, 1, 1, 1, 'step', 'Step 1: bash (ok)', 'pytest' || char(10) || 'collected 3 items' || char(10) || 'oldstepword passed', 0),
                ('event', 7, 1, 1, NULL, 'decision', 'Decision', 'oldeventword chosen', 0);
     `);
-    await old.close();
-    const database = await openDatabase(engine, name, {
-      read: async () => engine.memory.read(name) ?? new Uint8Array(),
-      install: async (bytes) => engine.memory.put(name, bytes),
     });
-    const api = createBrainApi({ database, storage: 'memory', clock: fixedClock() });
     expect(await database.driver.all(`SELECT source, body FROM history_docs ORDER BY source`)).toEqual([
       { source: 'event', body: 'oldeventword chosen' },
       { source: 'step', body: '' },
