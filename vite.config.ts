@@ -7,6 +7,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { playwright } from '@vitest/browser-playwright';
 import { VitePWA } from 'vite-plugin-pwa';
 import { chromiumArgs, chromiumPath } from './test/chromium.ts';
+import { themeBootScript } from './src/ui/theme.ts';
 
 const isBrowserRun = process.argv.includes('browser') || process.env['VITEST_BROWSER'] === '1';
 
@@ -37,6 +38,12 @@ const bundlerReadableUrls: Plugin = {
     );
     return rewritten === code ? null : { code: rewritten, map: null };
   },
+};
+
+/** Every page of the app (the app and both playground pages) gets the theme before its first paint. */
+const themeBeforePaint: Plugin = {
+  name: 'agent-brain:theme-before-paint',
+  transformIndexHtml: () => [{ tag: 'script', children: themeBootScript, injectTo: 'head' }],
 };
 
 /**
@@ -106,6 +113,7 @@ const appConfig: ViteUserConfig = {
   },
   plugins: [
     svelte({ configFile: here('./svelte.config.js') }),
+    themeBeforePaint,
     // Offline: a service worker precaches the whole build (wasm and worker included). A new build waits until
     // every tab of the old one is closed, so an update never swaps code under an open session.
     VitePWA({

@@ -6,3 +6,12 @@ export const themeStorageKey = 'agent-brain.theme';
 
 export const asTheme = (value: string | null): Theme | null =>
   value === 'light' || value === 'dark' ? value : null;
+
+/**
+ * The remembered theme before the first paint (no flash): injected into the head of every page of the app
+ * (vite.config.ts, `themeBeforePaint`) as an inline script; the page's own code keeps it in sync afterwards.
+ */
+export const themeBootScript = `try {
+  const theme = localStorage.getItem(${JSON.stringify(themeStorageKey)});
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+} catch {}`;

@@ -1,8 +1,8 @@
 /**
  * What the playground pages share with the app: its style sheet, its header (AppHeader.svelte, mounted here) and
  * its theme — ThemeState, the person's choice remembered in localStorage under the app's key (else the system's),
- * applied before the first paint by the page's inline script, switched by the header's button for the app too,
- * and followed when the app changes it in another tab.
+ * applied before the first paint by the inline script every page gets (theme.ts, vite.config.ts), switched by the
+ * header's button for the app too, and followed when the app changes it in another tab.
  */
 import { mount } from 'svelte';
 import '../styles.css';
