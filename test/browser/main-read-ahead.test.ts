@@ -4,47 +4,19 @@
  * page (the control, read-ahead off, counts the page-by-page reads), and never serves a page the file no longer
  * holds: what a WAL checkpoint writes into the file drops the chunks read before it.
  */
-import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
+import { describe, expect, it } from 'vitest';
+import { BLOB_SCHEMA, coalescingFiles } from './coalescing-files';
 import { untilReleased } from './settle';
 
-let counter = 0;
-const names: string[] = [];
-const workers: Worker[] = [];
-const uniqueName = () => {
-  const name = `main-read-ahead-${Date.now().toString(36)}-${++counter}.db`;
-  names.push(name);
-  return name;
-};
+const { uniqueName, opened: openedWith } = coalescingFiles('main-read-ahead');
 
-afterEach(async () => {
-  for (const worker of workers.splice(0)) worker.terminate();
-  const root = await navigator.storage.getDirectory();
-  for (const name of names.splice(0)) {
-    await untilReleased(name);
-    for (const suffix of ['', '-journal', '-wal'])
-      await root.removeEntry(name + suffix).catch(() => undefined);
-  }
-});
-
-async function opened(name: string, mainReadAhead?: false) {
-  const worker = new Worker(new URL('./coalescing-vfs.worker.ts', import.meta.url), { type: 'module' });
-  workers.push(worker);
-  const api = Comlink.wrap<CoalescingWorkerApi>(worker);
-  await api.open(name, { coalesce: true, ...(mainReadAhead === false ? { mainReadAhead } : {}) });
-  return { worker, api };
-}
-
-const SCHEMA =
-  'CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL);' +
-  'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);' +
-  "INSERT OR IGNORE INTO meta VALUES ('inserted', 0);";
+const opened = (name: string, mainReadAhead?: false) =>
+  openedWith(name, mainReadAhead === false ? { mainReadAhead } : {});
 
 /** Four rows of 1 MiB (~1,000 overflow pages), written into the file and the connection closed (a cold start next). */
 async function bigRows(name: string): Promise<void> {
   const { worker, api } = await opened(name);
-  await api.exec(SCHEMA);
+  await api.exec(BLOB_SCHEMA);
   expect(await api.insertBlobs(0, 4, 1024 * 1024)).toBeNull();
   await api.close();
   worker.terminate();

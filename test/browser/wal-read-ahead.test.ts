@@ -4,50 +4,24 @@
  * and read it right. The control runs the same with the read-ahead off and counts the frame-by-frame reads.
  */
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CoalescingWorkerApi } from './coalescing-vfs.worker';
+import { BLOB_SCHEMA, coalescingFiles } from './coalescing-files';
 import { untilReleased } from './settle';
 
-let counter = 0;
-const names: string[] = [];
-const workers: Worker[] = [];
-const uniqueName = () => {
-  const name = `wal-read-ahead-${Date.now().toString(36)}-${++counter}.db`;
-  names.push(name);
-  return name;
-};
-
-afterEach(async () => {
-  for (const worker of workers.splice(0)) worker.terminate();
-  const root = await navigator.storage.getDirectory();
-  for (const name of names.splice(0)) {
-    await untilReleased(name);
-    for (const suffix of ['', '-journal', '-wal'])
-      await root.removeEntry(name + suffix).catch(() => undefined);
-  }
-});
+const { uniqueName, opened: openedWith } = coalescingFiles('wal-read-ahead');
 
 async function fileSize(name: string): Promise<number> {
   const root = await navigator.storage.getDirectory();
   return (await (await root.getFileHandle(name)).getFile()).size;
 }
 
-async function opened(name: string, walReadAhead?: false) {
-  const worker = new Worker(new URL('./coalescing-vfs.worker.ts', import.meta.url), { type: 'module' });
-  workers.push(worker);
-  const api = Comlink.wrap<CoalescingWorkerApi>(worker);
-  await api.open(name, { coalesce: true, ...(walReadAhead === false ? { walReadAhead } : {}) });
-  return { worker, api };
-}
-
-const SCHEMA =
-  'CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL);' +
-  'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);' +
-  "INSERT OR IGNORE INTO meta VALUES ('inserted', 0);";
+const opened = (name: string, walReadAhead?: false) =>
+  openedWith(name, walReadAhead === false ? { walReadAhead } : {});
 
 /** Twelve commits of 40 rows of 1–21 KB: a log of ~5 MB, over a thousand frames, none checkpointed yet. */
 async function fillLog(api: Comlink.Remote<CoalescingWorkerApi>): Promise<void> {
-  await api.exec(SCHEMA);
+  await api.exec(BLOB_SCHEMA);
   for (let t = 0; t < 12; t++) expect(await api.insertBlobs(t * 40, 40)).toBeNull();
 }
 
