@@ -214,6 +214,57 @@ test('a reload goes on following without duplicates; a rewritten file is read ag
   expect(await stepCount()).toBe(steps);
   expect(await followedSession()).toBe(sessionId);
 
+  // A call without its result yet: the card names it and when it was made; not a step until its result comes.
+  const call = {
+    type: 'assistant',
+    uuid: 'f0110w00-0000-4000-8000-000000000002',
+    parentUuid: prompt.uuid,
+    sessionId: fixture.truth.sessionId,
+    timestamp: '2026-12-05T10:00:05.000Z',
+    cwd: '/home/dev/projects/ledger',
+    message: {
+      id: 'msg_01f0110w',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-opus-4-7',
+      content: [
+        {
+          type: 'tool_use',
+          id: 'toolu_01f0110wcall',
+          name: 'Bash',
+          input: { command: 'npm test -- changelog' },
+        },
+      ],
+      stop_reason: 'tool_use',
+    },
+  };
+  await append(`${JSON.stringify(call)}\n`);
+  const waiting = page.getByTestId('follow-waiting-calls');
+  await expect(waiting).toContainText('npm test -- changelog', { timeout: 20_000 });
+  await expect(waiting).toContainText('Bash');
+  expect(await stepCount()).toBe(steps);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoSidewaysOverflow(page, `a call waiting at ${width} px`);
+    await page.getByTestId('follow').screenshot({ path: `${screenshotDir}/follow/waiting-${width}.png` });
+  }
+  const result = {
+    type: 'user',
+    uuid: 'f0110w00-0000-4000-8000-000000000003',
+    parentUuid: call.uuid,
+    sessionId: fixture.truth.sessionId,
+    timestamp: '2026-12-05T10:00:41.000Z',
+    cwd: '/home/dev/projects/ledger',
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_01f0110wcall', content: '12 passed' }],
+    },
+    toolUseResult: { stdout: '12 passed', stderr: '', interrupted: false },
+  };
+  await append(`${JSON.stringify(result)}\n`);
+  await expect(waiting).toHaveCount(0, { timeout: 20_000 });
+  await expect.poll(stepCount, { timeout: 20_000 }).toBe(steps + 1);
+
   // Rewritten from scratch (shorter): read again whole, and dedupe keeps it exact.
   const bytesBefore = await page.evaluate(
     async () => (await globalThis.agentBrain!.listFollowedFolders())[0]!.bytesRead,
@@ -228,6 +279,6 @@ test('a reload goes on following without duplicates; a rewritten file is read ag
       },
     )
     .toBeGreaterThanOrEqual(bytesBefore + cuts[1] - 100);
-  expect(await stepCount()).toBe(steps);
+  expect(await stepCount()).toBe(steps + 1);
   expect(errors).toEqual([]);
 });

@@ -35,6 +35,21 @@ export interface FollowedFile {
   readonly sessionId: SessionId | null;
   /** Why the file is not read (a format the follower reads only whole and too large, unreadable…), else null. */
   readonly problem: string | null;
+  /**
+   * Calls the transcript has without their result yet, oldest first (only while this tab follows the folder): the
+   * agent is running them — or stopped mid-call, when the file stopped changing long ago (`modified`). They are
+   * not in the brain until their result comes.
+   */
+  readonly waiting: readonly FollowedCall[];
+}
+
+/** A call of a followed transcript still waiting for its result. */
+export interface FollowedCall {
+  readonly tool: string;
+  /** The command line of a shell call, else the call's main text (a path, a pattern); null when it has none. */
+  readonly what: string | null;
+  /** When the agent made the call (epoch ms), null when the transcript does not say. */
+  readonly since: number | null;
 }
 
 export interface FollowedFolder {

@@ -151,6 +151,14 @@ export interface TranscriptStats {
   readonly tornLastLine: boolean;
 }
 
+/** A call the transcript has, still without its result. */
+export interface WaitingCall {
+  readonly tool: string;
+  readonly input: unknown;
+  /** When the agent made the call (the record's time), null when the record has none. */
+  readonly at: number | null;
+}
+
 /**
  * A streaming parser of a line format (JSONL). `push` one line at a time (without its newline) and get the
  * items it completes — a tool call comes out when its result arrives, so items are in the order of results;
@@ -173,6 +181,11 @@ export interface LineParser {
    * the format has no such point, and a resumed follower reads the file again from its start.
    */
   settled?(): boolean;
+  /**
+   * The calls read so far whose result has not come yet, oldest first: the agent is running them — or it stopped
+   * mid-call, and no result will ever come (a follower shows them; `finish` writes them without a result).
+   */
+  waitingCalls?(): readonly WaitingCall[];
   meta(): TranscriptMeta;
   stats(): TranscriptStats;
   problems(): readonly TranscriptProblem[];

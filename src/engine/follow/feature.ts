@@ -37,6 +37,7 @@ import { createBackupLookup } from '../importers/tool-call-input';
 import { globalTimers } from '../timers';
 import { createToolCallDeps } from '../tool-calls/feature';
 import { createToolCallReplay } from '../tool-calls/replay';
+import { transcriptFormats } from '../../core/importers/registry';
 import { changed, fileView, readFollowedFile, settleRestingFile, type LiveFile } from './read-file';
 
 /** Bytes of appended lines one turn reads, all files together (a 1 GB backlog is read in many turns). */
@@ -131,7 +132,7 @@ export function createFollowFeature(
       startedAt: row.startedAt,
       pace: paceOf(followed.get(id)),
       lastPollAt: row.lastPollAt,
-      files: (await repo.files(id)).map(fileView),
+      files: (await repo.files(id)).map((r) => fileView(r, followed.get(id)?.lives.get(r.path))),
       bytesRead: row.bytesRead,
     };
   }
@@ -168,8 +169,15 @@ export function createFollowFeature(
     for (const info of listed) {
       const row = rows.get(info.path);
       const live = f.lives.get(info.path);
-      // Unchanged, and not left with lines to read by an earlier turn (a torn last line waits for a change).
-      if (!changed(info, row) && live?.more !== true) {
+      // Unchanged, and not left with lines to read by an earlier turn (a torn last line waits for a change) — nor
+      // with calls that waited for their result at the last look while this tab has no parser for it (a reload):
+      // those lines are read again from the resume point, once, so the view knows what still waits.
+      const waitedUnseen =
+        live === undefined &&
+        row !== undefined &&
+        row.resumeOffset < row.readOffset &&
+        transcriptFormats.some((f) => f.id === row.format && f.shape === 'lines');
+      if (!changed(info, row) && live?.more !== true && !waitedUnseen) {
         const sessionId = (row?.sessionId ?? null) as SessionId | null;
         if (live !== undefined && (await settleRestingFile(deps, live, sessionId, info.path))) {
           touched.set(sessionId as SessionId, live.parser.meta().agent);

@@ -7,6 +7,7 @@
  * format (one JSON per file) is read whole each time it changes; dedupe keeps that exact.
  */
 import type { FollowedFile } from '../../core/api/follow';
+import { classifyToolCall } from '../../core/tool-calls';
 import type { SessionId } from '../../core/ids';
 import type { AgentKind, LineParser, TranscriptItem, TranscriptMeta } from '../../core/importers/types';
 import { detectFormat, transcriptFormats, type LineFormat } from '../../core/importers/registry';
@@ -430,7 +431,8 @@ async function readWindow(
   };
 }
 
-export function fileView(row: FollowedFileRow): FollowedFile {
+/** A followed file as the API shows it; `live`: its parser in this tab, with the calls still waiting. */
+export function fileView(row: FollowedFileRow, live?: LiveFile): FollowedFile {
   return {
     path: row.path,
     format: row.format,
@@ -439,5 +441,10 @@ export function fileView(row: FollowedFileRow): FollowedFile {
     modified: row.modified,
     sessionId: row.sessionId as SessionId | null,
     problem: row.problem,
+    waiting: (live?.parser.waitingCalls?.() ?? []).map((call) => ({
+      tool: call.tool,
+      what: classifyToolCall({ tool: call.tool, input: call.input }).command,
+      since: call.at,
+    })),
   };
 }

@@ -71,6 +71,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): L
       return s.out;
     },
     settled: () => s.pending.size === 0 && s.compaction === null,
+    waitingCalls: () => [...s.pending.values()].map(({ tool, input, at }) => ({ tool, input, at })),
     meta: () => metaOf(s),
     stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],

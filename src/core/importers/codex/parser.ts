@@ -54,6 +54,7 @@ export function createCodexParser(options: CodexParserOptions = {}): LineParser 
       return s.out;
     },
     settled: () => s.pending.size === 0 && s.compaction === null,
+    waitingCalls: () => [...s.pending.values()].map(({ tool, input, at }) => ({ tool, input, at })),
     meta: (): TranscriptMeta => ({ agent: 'codex', ...s.meta }),
     stats: (): TranscriptStats => countedStats(s, tornLastLine),
     problems: () => [...s.problems],
