@@ -10,6 +10,18 @@
  * own once the pass has written `walCheckpointBytes` since the last one, so no task's commit crosses SQLite's
  * autocheckpoint (a 32 MiB copy inside one commit) and a call waits at most for a small copy. Progress goes to an
  * optional listener after each task.
+ *
+ * Automatic passes also give pages back (`giveBackPiledUp`). A pass waits for its debounce, so an agent whose
+ * tasks are shorter than that supersedes several before it runs, and the file grows to hold them all (steps,
+ * their search index, checkpoints); SQLite reuses free pages but never returns them, so without this the file kept
+ * that high-water mark for good — it is what raised the bench's file in steps (issue 32: 1.7–3.3× from task 10 to
+ * 100, after passes that found up to 10 tasks waiting). A pass that cleaned several tasks returns the file to its
+ * size after the last pass that cleaned one (`steadyPages`), by an incremental vacuum in the task's own turn (at
+ * most `giveBackTurnPages`). The trade-off: only what piled up goes back. A pass in step with the agent (one task)
+ * gives nothing back — the next task reuses those pages, and the free pages the search index's merges leave come
+ * and go with its merge phase; returning them every task would move the current task's pages down the file each
+ * time, and the file would then swing with that phase instead of staying at its high-water mark in step. A manual
+ * `cleanup()` gives nothing back (`maintain()` does that, when asked).
  */
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
@@ -29,6 +41,19 @@ import type { CleanupPlanner } from './cleanup-plan';
  * copy of a few hundred ms on OPFS at worst (SQLite's own autocheckpoint comes at 32 MiB, open.ts).
  */
 export const walCheckpointBytes = 2 * 1024 * 1024;
+
+/**
+ * Free pages a give-back may return in one turn: 256 pages (1 MiB at 4 KiB pages), an incremental vacuum of tens of
+ * ms on OPFS (~0.3 ms a page: test/bench/README.md, Lifecycle (b)). More waits for the next turns.
+ */
+export const giveBackTurnPages = 256;
+
+/** What a give-back needs of the file: its page counts, and an incremental vacuum returning up to n free pages. */
+export interface CleanupSpace {
+  pages(): Promise<{ readonly pageCount: number; readonly freelistCount: number }>;
+  /** Returns up to `pages` free pages to the file system; resolves to how many it returned. */
+  giveBack(pages: number): Promise<number>;
+}
 
 /** What a pass needs of the WAL: page bytes written so far (any meter that only grows), and a WAL checkpoint. */
 export interface CleanupWal {
@@ -65,6 +90,11 @@ interface Run {
   remaining: number;
   /** Whether the last turn left more to do. */
   more: boolean;
+  /**
+   * Give-back (automatic passes only; null: none): pages still to give back in the next turns, and the pages the
+   * pass's first task freed (one task's room, when no pass has set `steadyPages` yet).
+   */
+  giveBack: { left: number; firstFreed: number } | null;
 }
 
 type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
@@ -79,16 +109,31 @@ function requireMaxTasks(input: CleanupOptions | undefined): number {
 
 export function createCleanupRunner(
   ctx: EngineContext,
-  deps: { readonly repo: CleanupRepo; readonly planner: CleanupPlanner; readonly wal?: CleanupWal },
+  deps: {
+    readonly repo: CleanupRepo;
+    readonly planner: CleanupPlanner;
+    readonly wal?: CleanupWal;
+    readonly space?: CleanupSpace;
+  },
 ) {
   const { db, clock } = ctx;
-  const { repo, planner, wal } = deps;
+  const { repo, planner, wal, space } = deps;
   /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
   const live = new WeakSet<Run>();
   /** Bumped by `changed()`: a plan made at an older generation is made again. */
   let generation = 0;
+  /**
+   * The file's size (pages) after the last automatic pass that cleaned one task — the size the agent's work
+   * needs in step with cleanup: its current task, the task just cleaned (free pages the next one reuses), the
+   * search index's merges. null until such a pass.
+   */
+  let steadyPages: number | null = null;
 
-  function newRun(input: CleanupOptions | undefined, onProgress: CleanupProgressListener | undefined): Run {
+  function newRun(
+    input: CleanupOptions | undefined,
+    onProgress: CleanupProgressListener | undefined,
+    giveBack = false,
+  ): Run {
     return {
       maxTasks: requireMaxTasks(input),
       onProgress: typeof onProgress === 'function' ? onProgress : undefined,
@@ -102,7 +147,29 @@ export function createCleanupRunner(
       deferred: 0,
       remaining: 0,
       more: true,
+      giveBack: giveBack && space ? { left: 0, firstFreed: 0 } : null,
     };
+  }
+
+  const freePages = async () => (space ? (await space.pages()).freelistCount : 0);
+
+  /**
+   * Free pages given back after an automatic pass that cleaned several tasks (they piled up while the pass waited
+   * for its debounce): the file goes back to `steadyPages`, as far as free pages allow, at most
+   * `giveBackTurnPages` in this turn (the rest in the next turns). Recounted from the file each time: the agent's
+   * writes between two turns may have reused some already.
+   */
+  async function giveBackPiledUp(run: Run) {
+    if (!run.giveBack || !space || run.cleaned.length < 2) return;
+    const file = await space.pages();
+    // No steady size yet (the engine's first passes found tasks piled up): the pages in use, and one task's room.
+    steadyPages ??= file.pageCount - file.freelistCount + run.giveBack.firstFreed;
+    const want = Math.min(file.pageCount - steadyPages, file.freelistCount);
+    run.giveBack.left = 0;
+    if (want <= 0) return;
+    const returned = await space.giveBack(Math.min(want, giveBackTurnPages));
+    // Nothing returned (a file without incremental auto-vacuum): no give-back turns.
+    if (returned > 0) run.giveBack.left = want - returned;
   }
 
   function progress(run: Run, taskId: TaskId, left: number) {
@@ -148,6 +215,10 @@ export function createCleanupRunner(
       run.walMark = wal.written();
       return true;
     }
+    if (run.giveBack && run.giveBack.left > 0) {
+      await giveBackPiledUp(run);
+      return true;
+    }
     const { plan, tasksById } = await planOf(run);
     run.planned ??= plan.clean.length;
     const all = [...plan.verdicts, ...plan.vanished];
@@ -167,11 +238,15 @@ export function createCleanupRunner(
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
         // Its steps' search documents go with them; a step still waiting for its document (recordToolCalls
         // indexes just behind the writes) never gets one: the indexer only looks for steps that exist.
+        const freeBefore = run.giveBack && run.cleaned.length === 0 ? await freePages() : null;
         const record = await db.transaction(() =>
           repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
         );
         if (!record) continue;
+        if (run.giveBack && freeBefore !== null) run.giveBack.firstFreed = (await freePages()) - freeBefore;
         run.cleaned.push(record);
+        // In the same turn: what this task freed goes back before the next call, the pass's last task included.
+        await giveBackPiledUp(run);
         const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;
         ctx.emit({
           topic: 'cleanup',
@@ -185,7 +260,10 @@ export function createCleanupRunner(
       progress(run, verdict.taskId, left);
     }
     run.remaining = left;
-    return left > 0 && run.handled.size < run.maxTasks;
+    const more = (left > 0 && run.handled.size < run.maxTasks) || (run.giveBack?.left ?? 0) > 0;
+    if (!more && run.giveBack && space && run.cleaned.length === 1)
+      steadyPages = (await space.pages()).pageCount;
+    return more;
   }
 
   function report(run: Run): CleanupReport {
@@ -229,17 +307,17 @@ export function createCleanupRunner(
      * `cleanup()` as callers get it: turns of `queued` (the engine method on the serialised engine), each its own
      * engine call, so calls made meanwhile run between two tasks.
      */
-    inTurns(queued: Cleanup): Cleanup {
+    inTurns(queued: Cleanup, options: { readonly giveBack?: boolean } = {}): Cleanup {
       const withRun = queued as (
         o?: CleanupOptions,
         p?: CleanupProgressListener,
         run?: Run,
       ) => Promise<unknown>;
-      return async (options, onProgress) => {
-        const run = newRun(options, onProgress);
+      return async (input, onProgress) => {
+        const run = newRun(input, onProgress, options.giveBack === true);
         live.add(run);
         try {
-          while (await withRun(options, onProgress, run).then(() => run.more)) await nextMacrotask();
+          while (await withRun(input, onProgress, run).then(() => run.more)) await nextMacrotask();
           return report(run);
         } finally {
           live.delete(run);
