@@ -15,13 +15,14 @@
  * tasks are shorter than that supersedes several before it runs, and the file grows to hold them all (steps,
  * their search index, checkpoints); SQLite reuses free pages but never returns them, so without this the file kept
  * that high-water mark for good — it is what raised the bench's file in steps (issue 32: 1.7–3.3× from task 10 to
- * 100, after passes that found up to 10 tasks waiting). A pass that cleaned several tasks returns the file to its
- * size after the last pass that cleaned one (`steadyPages`), by an incremental vacuum in the task's own turn (at
- * most `giveBackTurnPages`). The trade-off: only what piled up goes back. A pass in step with the agent (one task)
- * gives nothing back — the next task reuses those pages, and the free pages the search index's merges leave come
- * and go with its merge phase; returning them every task would move the current task's pages down the file each
- * time, and the file would then swing with that phase instead of staying at its high-water mark in step. A manual
- * `cleanup()` gives nothing back (`maintain()` does that, when asked).
+ * 100, after passes that found up to 10 tasks waiting). A pass that cleaned several tasks returns the file to the
+ * size the work needs in step with cleanup (`steadyPages`, learnt from the passes that cleaned one task), by an
+ * incremental vacuum in each task's own turn (at most `giveBackTurnPages`). The trade-off: only what piled up goes
+ * back. A pass in step with the agent (one task) gives nothing back — the next task reuses those pages, and the
+ * free pages the search index's merges leave come and go with its merge phase; returning them every task would
+ * move the current task's pages down the file each time (writes of its size again, on the agent's time), and the
+ * file would swing with that phase instead of staying at its high-water mark in step. A manual `cleanup()` gives
+ * nothing back (`maintain()` does, when asked).
  */
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
@@ -91,10 +92,10 @@ interface Run {
   /** Whether the last turn left more to do. */
   more: boolean;
   /**
-   * Give-back (automatic passes only; null: none): pages still to give back in the next turns, and the pages the
-   * pass's first task freed (one task's room, when no pass has set `steadyPages` yet).
+   * Give-back (automatic passes only; null: none): pages still to give back in the next turns, the pages the
+   * pass's first task freed (one task's room, when no pass has set `steadyPages` yet), free pages at its start.
    */
-  giveBack: { left: number; firstFreed: number } | null;
+  giveBack: { left: number; firstFreed: number; freeAtStart: number | null } | null;
 }
 
 type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
@@ -123,9 +124,10 @@ export function createCleanupRunner(
   /** Bumped by `changed()`: a plan made at an older generation is made again. */
   let generation = 0;
   /**
-   * The file's size (pages) after the last automatic pass that cleaned one task — the size the agent's work
-   * needs in step with cleanup: its current task, the task just cleaned (free pages the next one reuses), the
-   * search index's merges. null until such a pass.
+   * The file's size (pages) the agent's work needs in step with cleanup: at the end of each automatic pass that
+   * cleaned one task, the file less the free pages left unused since the last pass (free at the pass's start) —
+   * the current task, the task just cleaned (its pages the next one reuses), the search index with its merges;
+   * the most seen. null until such a pass (or a pile's fallback, `giveBackPiledUp`).
    */
   let steadyPages: number | null = null;
 
@@ -147,7 +149,7 @@ export function createCleanupRunner(
       deferred: 0,
       remaining: 0,
       more: true,
-      giveBack: giveBack && space ? { left: 0, firstFreed: 0 } : null,
+      giveBack: giveBack && space ? { left: 0, firstFreed: 0, freeAtStart: null } : null,
     };
   }
 
@@ -159,10 +161,12 @@ export function createCleanupRunner(
    * `giveBackTurnPages` in this turn (the rest in the next turns). Recounted from the file each time: the agent's
    * writes between two turns may have reused some already.
    */
-  async function giveBackPiledUp(run: Run) {
+  async function giveBackPiledUp(run: Run, last: boolean) {
     if (!run.giveBack || !space || run.cleaned.length < 2) return;
+    // No steady size yet (the engine's first passes found tasks piled up): once the pile is cleaned, the pages in
+    // use and one task's room (before that, the pages in use still hold the pile).
+    if (steadyPages === null && !last) return;
     const file = await space.pages();
-    // No steady size yet (the engine's first passes found tasks piled up): the pages in use, and one task's room.
     steadyPages ??= file.pageCount - file.freelistCount + run.giveBack.firstFreed;
     const want = Math.min(file.pageCount - steadyPages, file.freelistCount);
     run.giveBack.left = 0;
@@ -216,9 +220,10 @@ export function createCleanupRunner(
       return true;
     }
     if (run.giveBack && run.giveBack.left > 0) {
-      await giveBackPiledUp(run);
+      await giveBackPiledUp(run, true);
       return true;
     }
+    if (run.giveBack && run.giveBack.freeAtStart === null) run.giveBack.freeAtStart = await freePages();
     const { plan, tasksById } = await planOf(run);
     run.planned ??= plan.clean.length;
     const all = [...plan.verdicts, ...plan.vanished];
@@ -246,7 +251,7 @@ export function createCleanupRunner(
         if (run.giveBack && freeBefore !== null) run.giveBack.firstFreed = (await freePages()) - freeBefore;
         run.cleaned.push(record);
         // In the same turn: what this task freed goes back before the next call, the pass's last task included.
-        await giveBackPiledUp(run);
+        await giveBackPiledUp(run, left === 0);
         const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;
         ctx.emit({
           topic: 'cleanup',
@@ -261,8 +266,11 @@ export function createCleanupRunner(
     }
     run.remaining = left;
     const more = (left > 0 && run.handled.size < run.maxTasks) || (run.giveBack?.left ?? 0) > 0;
-    if (!more && run.giveBack && space && run.cleaned.length === 1)
-      steadyPages = (await space.pages()).pageCount;
+    if (!more && run.giveBack && run.cleaned.length === 1 && space) {
+      // The pages the work used: the file less the free pages it left unused until this pass (free at its start).
+      const used = (await space.pages()).pageCount - (run.giveBack.freeAtStart ?? 0);
+      steadyPages = Math.max(steadyPages ?? 0, used);
+    }
     return more;
   }
 
