@@ -52,9 +52,14 @@ function output(random: Random, bytes: number): string {
 
 const sameBody = (a: CheckpointBody, b: CheckpointBody) => a === b;
 
+/** Automatic cleanup caught up: nothing left to clean, and no pass running (the pages it gives back included). */
 async function settled(brain: Brain, timeoutMs = 30_000): Promise<number> {
   const started = performance.now();
-  while ((await brain.audit()).reclaimable.tasks > 0) {
+  const behind = async () => {
+    const { reclaimable, autoCleanup } = await brain.audit();
+    return reclaimable.tasks > 0 || autoCleanup.running;
+  };
+  while (await behind()) {
     if (performance.now() - started > timeoutMs) throw new Error('Automatic cleanup did not catch up.');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
