@@ -137,7 +137,7 @@ describe('automatic cleanup gives back the pages of tasks that piled up', () => 
     for (const entry of await on.api.listCheckpoints(current)) await on.api.readCheckpoint(entry.id);
   });
 
-  it("a pile before any pass in step: given back once it is all cleaned (the pages in use and one task's room)", async () => {
+  it('a pile before any pass in step: given back once it is all cleaned (the pages in use, and room for two of its tasks)', async () => {
     // The engine's first passes find the pile (an agent faster than the debounce from its first task): there is
     // no size in step yet, so the give-back waits for the pile's last task — counted before it, the pages in use
     // still held the pile, and the file kept it (the bench's file stuck at 2.97 MiB, 2.3 MiB free, before the fix).

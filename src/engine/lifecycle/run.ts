@@ -93,9 +93,10 @@ interface Run {
   more: boolean;
   /**
    * Give-back (automatic passes only; null: none): pages still to give back in the next turns, the pages the
-   * pass's first task freed (one task's room, when no pass has set `steadyPages` yet), free pages at its start.
+   * pass's tasks freed (their cleanup transactions' own; for the room of a task when no pass has set
+   * `steadyPages` yet), free pages at its start.
    */
-  giveBack: { left: number; firstFreed: number; freeAtStart: number | null } | null;
+  giveBack: { left: number; freed: number; freeAtStart: number | null } | null;
 }
 
 type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
@@ -149,7 +150,7 @@ export function createCleanupRunner(
       deferred: 0,
       remaining: 0,
       more: true,
-      giveBack: giveBack && space ? { left: 0, firstFreed: 0, freeAtStart: null } : null,
+      giveBack: giveBack && space ? { left: 0, freed: 0, freeAtStart: null } : null,
     };
   }
 
@@ -163,11 +164,14 @@ export function createCleanupRunner(
    */
   async function giveBackPiledUp(run: Run, last: boolean) {
     if (!run.giveBack || !space || run.cleaned.length < 2) return;
-    // No steady size yet (the engine's first passes found tasks piled up): once the pile is cleaned, the pages in
-    // use and one task's room (before that, the pages in use still hold the pile).
+    // No steady size yet (the engine's first passes found tasks piled up): once the pile is cleaned (before, the
+    // pages in use still hold it), the pages in use and room for two of its tasks (what one freed on average, the
+    // room of the task just cleaned and of the next — a heuristic: a task's search entries are freed only when the
+    // index's merges meet them, so what its cleanup frees understates what it needs).
     if (steadyPages === null && !last) return;
     const file = await space.pages();
-    steadyPages ??= file.pageCount - file.freelistCount + run.giveBack.firstFreed;
+    steadyPages ??=
+      file.pageCount - file.freelistCount + 2 * Math.ceil(run.giveBack.freed / run.cleaned.length);
     const want = Math.min(file.pageCount - steadyPages, file.freelistCount);
     run.giveBack.left = 0;
     if (want <= 0) return;
@@ -243,12 +247,12 @@ export function createCleanupRunner(
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
         // Its steps' search documents go with them; a step still waiting for its document (recordToolCalls
         // indexes just behind the writes) never gets one: the indexer only looks for steps that exist.
-        const freeBefore = run.giveBack && run.cleaned.length === 0 ? await freePages() : null;
+        const freeBefore = run.giveBack ? await freePages() : 0;
         const record = await db.transaction(() =>
           repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
         );
         if (!record) continue;
-        if (run.giveBack && freeBefore !== null) run.giveBack.firstFreed = (await freePages()) - freeBefore;
+        if (run.giveBack) run.giveBack.freed += Math.max(0, (await freePages()) - freeBefore);
         run.cleaned.push(record);
         // In the same turn: what this task freed goes back before the next call, the pass's last task included.
         await giveBackPiledUp(run, left === 0);
