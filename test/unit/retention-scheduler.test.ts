@@ -91,6 +91,20 @@ describe('automatic cleanup passes', () => {
     expect(runs).toEqual(['change', 'idle', 'idle']);
   });
 
+  it('says when a pass is running, until its end (a caller that waits for the pass: the lifecycle bench)', async () => {
+    let finish: () => void = () => undefined;
+    const { auto, advance } = setup(
+      () => new Promise((resolve) => (finish = () => resolve({ more: false }))),
+    );
+    expect(auto.status().running).toBe(false);
+    auto.changed();
+    await advance(100);
+    expect(auto.status()).toMatchObject({ running: true, runs: 0 });
+    finish();
+    await auto.settled();
+    expect(auto.status()).toMatchObject({ running: false, runs: 1 });
+  });
+
   it('records a failed pass, and stops for good once the engine is closed', async () => {
     let fail: BrainError | null = new BrainError('Busy', 'busy');
     const { auto, advance, pending } = setup(async () => {

@@ -27,6 +27,8 @@ export interface AutoCleanupStatus extends AutoCleanupSettings {
   readonly lastTrigger: AutoCleanupTrigger | null;
   /** The last pass's failure; cleared by the next pass that succeeds. */
   readonly lastError: BrainErrorData | null;
+  /** A pass is running (its cleanup turns, and the pages it gives back, not all done yet). */
+  readonly running: boolean;
 }
 
 /** Codes after which no later pass can succeed: the engine is gone. */
@@ -139,7 +141,7 @@ export function createAutoCleanup(
     stop,
 
     status(): AutoCleanupStatus {
-      return { ...current, runs, lastRunAt, lastTrigger, lastError };
+      return { ...current, runs, lastRunAt, lastTrigger, lastError, running: running !== null };
     },
 
     /** Resolves once no pass is running (tests; a clean shutdown). */

@@ -19,7 +19,8 @@ import type { CleanupLogQuery, LifecycleApi } from '../../core/api/lifecycle';
 import { BrainError } from '../../core/errors';
 import { createAuditFeature } from './audit';
 import { createCleanupPlanner } from './cleanup-plan';
-import { createCleanupRunner, type CleanupWal } from './run';
+import { createCleanupRunner, type CleanupSpace, type CleanupWal } from './run';
+import { createAuditRepo } from '../../storage/sqlite/repos/audit-repo';
 import { checkpointWal } from '../../storage/sqlite/database';
 import { ioMeter } from '../../storage/sqlite/vfs/io-meter';
 import { globalTimers } from '../timers';
@@ -39,6 +40,11 @@ export interface LifecycleOptions extends Partial<AutoCleanupSettings> {
    * Default on OPFS: the worker's page-write meter and `checkpointWal`; none in memory (no WAL there).
    */
   readonly wal?: CleanupWal;
+  /**
+   * Whether automatic passes give back the free pages of tasks that piled up (run.ts, `giveBackPiledUp`). Default
+   * true; false only for tests' controls.
+   */
+  readonly giveBack?: boolean;
 }
 
 /** The part of EngineDeps this feature uses. */
@@ -67,8 +73,16 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
           checkpoint: async () => void (await checkpointWal(db, 'passive')),
         }
       : undefined);
-  const runner = createCleanupRunner(ctx, { repo, planner, ...(wal ? { wal } : {}) });
+  const audits = createAuditRepo(db);
+  // What an automatic pass gives back (run.ts, `giveBackPiledUp`).
+  const space: CleanupSpace = {
+    pages: () => audits.file(),
+    giveBack: (pages) => audits.incrementalVacuum(pages),
+  };
+  const runner = createCleanupRunner(ctx, { repo, planner, space, ...(wal ? { wal } : {}) });
   let engine: BrainApi | undefined;
+  /** The automatic passes' cleanup: `cleanup()` in turns that also gives back the pages of tasks that piled up. */
+  let autoCleanup: BrainApi['cleanup'] | undefined;
 
   const auto = createAutoPasses(
     {
@@ -83,6 +97,7 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
       clock,
       idleMaintainBudgetMs: options.idleMaintainBudgetMs ?? 50,
       engine: () => engine,
+      cleanup: () => autoCleanup,
     },
   );
 
@@ -133,6 +148,7 @@ export function createLifecycleFeature(ctx: EngineContext, deps: LifecycleDeps) 
     start(serialised: BrainApi): BrainApi {
       const started: BrainApi = { ...serialised, cleanup: runner.inTurns(serialised.cleanup) };
       engine = started;
+      autoCleanup = runner.inTurns(serialised.cleanup, { giveBack: options.giveBack ?? true });
       void started.subscribe((change) => {
         if (!protectionTopics.has(change.topic)) return;
         runner.changed();

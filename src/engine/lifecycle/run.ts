@@ -10,6 +10,19 @@
  * own once the pass has written `walCheckpointBytes` since the last one, so no task's commit crosses SQLite's
  * autocheckpoint (a 32 MiB copy inside one commit) and a call waits at most for a small copy. Progress goes to an
  * optional listener after each task.
+ *
+ * Automatic passes also give pages back (`giveBackPiledUp`). A pass waits for its debounce, so an agent whose
+ * tasks are shorter than that supersedes several before it runs, and the file grows to hold them all (steps,
+ * their search index, checkpoints); SQLite reuses free pages but never returns them, so without this the file kept
+ * that high-water mark for good — it is what raised the bench's file in steps (issue 32: 1.7–3.3× from task 10 to
+ * 100, after passes that found up to 10 tasks waiting). A pass that cleaned several tasks returns the file to the
+ * size the work needs in step with cleanup (`steadyPages`, learnt from the passes that cleaned one task), by an
+ * incremental vacuum in each task's own turn (at most `giveBackTurnPages`). The trade-off: only what piled up goes
+ * back. A pass in step with the agent (one task) gives nothing back — the next task reuses those pages, and the
+ * free pages the search index's merges leave come and go with its merge phase; returning them every task would
+ * move the current task's pages down the file each time (writes of its size again, on the agent's time), and the
+ * file would swing with that phase instead of staying at its high-water mark in step. A manual `cleanup()` gives
+ * nothing back (`maintain()` does, when asked).
  */
 import { BrainError, isBrainError, type BrainErrorData } from '../../core/errors';
 import type { TaskId } from '../../core/ids';
@@ -29,6 +42,19 @@ import type { CleanupPlanner } from './cleanup-plan';
  * copy of a few hundred ms on OPFS at worst (SQLite's own autocheckpoint comes at 32 MiB, open.ts).
  */
 export const walCheckpointBytes = 2 * 1024 * 1024;
+
+/**
+ * Free pages a give-back may return in one turn: 256 pages (1 MiB at 4 KiB pages), an incremental vacuum of tens of
+ * ms on OPFS (~0.3 ms a page: test/bench/README.md, Lifecycle (b)). More waits for the next turns.
+ */
+export const giveBackTurnPages = 256;
+
+/** What a give-back needs of the file: its page counts, and an incremental vacuum returning up to n free pages. */
+export interface CleanupSpace {
+  pages(): Promise<{ readonly pageCount: number; readonly freelistCount: number }>;
+  /** Returns up to `pages` free pages to the file system; resolves to how many it returned. */
+  giveBack(pages: number): Promise<number>;
+}
 
 /** What a pass needs of the WAL: page bytes written so far (any meter that only grows), and a WAL checkpoint. */
 export interface CleanupWal {
@@ -65,6 +91,12 @@ interface Run {
   remaining: number;
   /** Whether the last turn left more to do. */
   more: boolean;
+  /**
+   * Give-back (automatic passes only; null: none): pages still to give back in the next turns, the pages the
+   * pass's tasks freed (their cleanup transactions' own; for the room of a task when no pass has set
+   * `steadyPages` yet), free pages at its start.
+   */
+  giveBack: { left: number; freed: number; freeAtStart: number | null } | null;
 }
 
 type Cleanup = (options?: CleanupOptions, onProgress?: CleanupProgressListener) => Promise<CleanupReport>;
@@ -79,16 +111,32 @@ function requireMaxTasks(input: CleanupOptions | undefined): number {
 
 export function createCleanupRunner(
   ctx: EngineContext,
-  deps: { readonly repo: CleanupRepo; readonly planner: CleanupPlanner; readonly wal?: CleanupWal },
+  deps: {
+    readonly repo: CleanupRepo;
+    readonly planner: CleanupPlanner;
+    readonly wal?: CleanupWal;
+    readonly space?: CleanupSpace;
+  },
 ) {
   const { db, clock } = ctx;
-  const { repo, planner, wal } = deps;
+  const { repo, planner, wal, space } = deps;
   /** Runs started by `inTurns`: only these continue across calls (a cloned object from a client is not one). */
   const live = new WeakSet<Run>();
   /** Bumped by `changed()`: a plan made at an older generation is made again. */
   let generation = 0;
+  /**
+   * The file's size (pages) the agent's work needs in step with cleanup: at the end of each automatic pass that
+   * cleaned one task, the file less the free pages left unused since the last pass (free at the pass's start) —
+   * the current task, the task just cleaned (its pages the next one reuses), the search index with its merges;
+   * the most seen. null until such a pass (or a pile's fallback, `giveBackPiledUp`).
+   */
+  let steadyPages: number | null = null;
 
-  function newRun(input: CleanupOptions | undefined, onProgress: CleanupProgressListener | undefined): Run {
+  function newRun(
+    input: CleanupOptions | undefined,
+    onProgress: CleanupProgressListener | undefined,
+    giveBack = false,
+  ): Run {
     return {
       maxTasks: requireMaxTasks(input),
       onProgress: typeof onProgress === 'function' ? onProgress : undefined,
@@ -102,7 +150,34 @@ export function createCleanupRunner(
       deferred: 0,
       remaining: 0,
       more: true,
+      giveBack: giveBack && space ? { left: 0, freed: 0, freeAtStart: null } : null,
     };
+  }
+
+  const freePages = async () => (space ? (await space.pages()).freelistCount : 0);
+
+  /**
+   * Free pages given back after an automatic pass that cleaned several tasks (they piled up while the pass waited
+   * for its debounce): the file goes back to `steadyPages`, as far as free pages allow, at most
+   * `giveBackTurnPages` in this turn (the rest in the next turns). Recounted from the file each time: the agent's
+   * writes between two turns may have reused some already.
+   */
+  async function giveBackPiledUp(run: Run, last: boolean) {
+    if (!run.giveBack || !space || run.cleaned.length < 2) return;
+    // No steady size yet (the engine's first passes found tasks piled up): once the pile is cleaned (before, the
+    // pages in use still hold it), the pages in use and room for two of its tasks (what one freed on average, the
+    // room of the task just cleaned and of the next — a heuristic: a task's search entries are freed only when the
+    // index's merges meet them, so what its cleanup frees understates what it needs).
+    if (steadyPages === null && !last) return;
+    const file = await space.pages();
+    steadyPages ??=
+      file.pageCount - file.freelistCount + 2 * Math.ceil(run.giveBack.freed / run.cleaned.length);
+    const want = Math.min(file.pageCount - steadyPages, file.freelistCount);
+    run.giveBack.left = 0;
+    if (want <= 0) return;
+    const returned = await space.giveBack(Math.min(want, giveBackTurnPages));
+    // Nothing returned (a file without incremental auto-vacuum): no give-back turns.
+    if (returned > 0) run.giveBack.left = want - returned;
   }
 
   function progress(run: Run, taskId: TaskId, left: number) {
@@ -148,6 +223,11 @@ export function createCleanupRunner(
       run.walMark = wal.written();
       return true;
     }
+    if (run.giveBack && run.giveBack.left > 0) {
+      await giveBackPiledUp(run, true);
+      return true;
+    }
+    if (run.giveBack && run.giveBack.freeAtStart === null) run.giveBack.freeAtStart = await freePages();
     const { plan, tasksById } = await planOf(run);
     run.planned ??= plan.clean.length;
     const all = [...plan.verdicts, ...plan.vanished];
@@ -167,11 +247,15 @@ export function createCleanupRunner(
         // One transaction per task: a failure or a killed tab leaves it fully cleaned or untouched.
         // Its steps' search documents go with them; a step still waiting for its document (recordToolCalls
         // indexes just behind the writes) never gets one: the indexer only looks for steps that exist.
+        const freeBefore = run.giveBack ? await freePages() : 0;
         const record = await db.transaction(() =>
           repo.cleanTask(verdict.taskId, clock.now(), reason, removalNote(reason)),
         );
         if (!record) continue;
+        if (run.giveBack) run.giveBack.freed += Math.max(0, (await freePages()) - freeBefore);
         run.cleaned.push(record);
+        // In the same turn: what this task freed goes back before the next call, the pass's last task included.
+        await giveBackPiledUp(run, left === 0);
         const sessionId = tasksById.get(verdict.taskId)?.sessionId ?? null;
         ctx.emit({
           topic: 'cleanup',
@@ -185,7 +269,13 @@ export function createCleanupRunner(
       progress(run, verdict.taskId, left);
     }
     run.remaining = left;
-    return left > 0 && run.handled.size < run.maxTasks;
+    const more = (left > 0 && run.handled.size < run.maxTasks) || (run.giveBack?.left ?? 0) > 0;
+    if (!more && run.giveBack && run.cleaned.length === 1 && space) {
+      // The pages the work used: the file less the free pages it left unused until this pass (free at its start).
+      const used = (await space.pages()).pageCount - (run.giveBack.freeAtStart ?? 0);
+      steadyPages = Math.max(steadyPages ?? 0, used);
+    }
+    return more;
   }
 
   function report(run: Run): CleanupReport {
@@ -229,17 +319,17 @@ export function createCleanupRunner(
      * `cleanup()` as callers get it: turns of `queued` (the engine method on the serialised engine), each its own
      * engine call, so calls made meanwhile run between two tasks.
      */
-    inTurns(queued: Cleanup): Cleanup {
+    inTurns(queued: Cleanup, options: { readonly giveBack?: boolean } = {}): Cleanup {
       const withRun = queued as (
         o?: CleanupOptions,
         p?: CleanupProgressListener,
         run?: Run,
       ) => Promise<unknown>;
-      return async (options, onProgress) => {
-        const run = newRun(options, onProgress);
+      return async (input, onProgress) => {
+        const run = newRun(input, onProgress, options.giveBack === true);
         live.add(run);
         try {
-          while (await withRun(options, onProgress, run).then(() => run.more)) await nextMacrotask();
+          while (await withRun(input, onProgress, run).then(() => run.more)) await nextMacrotask();
           return report(run);
         } finally {
           live.delete(run);

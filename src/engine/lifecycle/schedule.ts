@@ -56,6 +56,8 @@ export function createAutoPasses(
     readonly clock: Clock;
     readonly idleMaintainBudgetMs: number;
     readonly engine: () => BrainApi | undefined;
+    /** The passes' own `cleanup()` (in turns, giving back the pages of tasks that piled up); default the engine's. */
+    readonly cleanup?: () => BrainApi['cleanup'] | undefined;
   },
 ) {
   return createAutoCleanup(settings, {
@@ -66,7 +68,7 @@ export function createAutoPasses(
       if (!engine) return { more: false };
       // cleanup() runs in turns, so an agent's calls get in between on a long backlog. A task that fails is
       // tried once a pass: it cannot spin the loop.
-      const report = await engine.cleanup();
+      const report = await (deps.cleanup?.() ?? engine.cleanup)();
       const { failed } = report;
       let more = report.deferred > 0;
       if (trigger === 'idle')

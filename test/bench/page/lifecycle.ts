@@ -52,9 +52,14 @@ function output(random: Random, bytes: number): string {
 
 const sameBody = (a: CheckpointBody, b: CheckpointBody) => a === b;
 
+/** Automatic cleanup caught up: nothing left to clean, and no pass running (the pages it gives back included). */
 async function settled(brain: Brain, timeoutMs = 30_000): Promise<number> {
   const started = performance.now();
-  while ((await brain.audit()).reclaimable.tasks > 0) {
+  const behind = async () => {
+    const { reclaimable, autoCleanup } = await brain.audit();
+    return reclaimable.tasks > 0 || autoCleanup.running;
+  };
+  while (await behind()) {
     if (performance.now() - started > timeoutMs) throw new Error('Automatic cleanup did not catch up.');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -98,9 +103,19 @@ async function seedRun(options: {
     let current: TaskId | null = null;
     const rows: SeedRow[] = [];
     let waitedMs = 0;
+    // How far automatic cleanup fell behind: at a task's cleanup, how many tasks had started since it (1 = the
+    // task just superseded; more = tasks piled up while the pass waited for its debounce).
+    const started: TaskId[] = [];
+    let mostBehind = 0;
+    const unsubscribe = await brain.subscribe((change) => {
+      if (change.topic !== 'cleanup' || change.taskId === undefined) return;
+      const at = started.indexOf(change.taskId);
+      if (at >= 0) mostBehind = Math.max(mostBehind, started.length - 1 - at);
+    });
     for (let task = 1; task <= options.tasks; task++) {
       progress(`(a) tasks, cleanup ${options.auto ? 'on' : 'off'}`, task - 1, options.tasks);
       const { id } = await brain.startTask({ sessionId, title: `task ${task}` });
+      started.push(id);
       if (previous !== null) await brain.setTaskState(previous, 'superseded');
       current = id;
       expected = new Map();
@@ -160,6 +175,7 @@ async function seedRun(options: {
         });
       }
     }
+    await unsubscribe();
     // Every entry a kept task has must read back byte for byte; a cleaned one must say it was removed.
     let readable = 0;
     let mismatches = 0;
@@ -194,6 +210,7 @@ async function seedRun(options: {
       removedWrong,
       integrity,
       maxWaitForAutoMs: waitedMs,
+      mostBehind,
     };
   } finally {
     await brain.close();

@@ -73,8 +73,11 @@ function seedLines(seed) {
       `### (a) The seed's test: ${last.task} tasks, each superseding the last`,
       '',
       'Each task: a message, 20 steps with ~14 KB of tool output each (the seed had ≈85 MiB of steps over ~300 tasks), repeated edits of the same source files (each one ' +
-        '`checkpointFile`, before and after), a summary. Automatic cleanup on (a pass 100 ms after a task state change); ' +
-        `figures taken once it caught up (longest wait ${ms(on.maxWaitForAutoMs)}). Control: the same run with cleanup off. ` +
+        '`checkpointFile`, before and after), a summary. Automatic cleanup on (a pass 100 ms after a task state change, ' +
+        'at most 1 s after the first of a burst); ' +
+        `figures taken once it caught up, no pass running (longest wait ${ms(on.maxWaitForAutoMs)}). Most tasks a pass found waiting: ` +
+        `${on.mostBehind} (tasks faster than the debounce pile up; the pass gives their pages back). ` +
+        'Control: the same run with cleanup off. ' +
         '"Rest (rows kept)" = file − free pages − heavy bytes: schema, task rows, messages, summaries, the cleanup log ' +
         'and the records of removed checkpoint entries (one per task: when and why once, each entry packed to ~25 bytes), ' +
         'all of which cleanup keeps.',
