@@ -104,6 +104,15 @@ export function applyTextEdit(before: string, edit: TextEdit): ApplyResult {
       ];
       return { ok: true, after: parts.join('\n') };
     }
+    case 'lines': {
+      const lines = before.split('\n');
+      const { start, end } = edit;
+      if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || start > lines.length + 1)
+        return fail(`lines ${start}:${end} are outside the body (${lines.length} lines)`);
+      const replaced = edit.text === '' ? [] : edit.text.split('\n');
+      const after = [...lines.slice(0, start - 1), ...replaced, ...lines.slice(Math.max(end, start - 1))];
+      return { ok: true, after: after.join('\n') };
+    }
     case 'hunks':
       return applyHunks(before, edit.chunks);
     case 'unified-diff':

@@ -7,6 +7,7 @@ import { shellQuote } from './checks/identity';
 import { shellOutcome, toolOutcome } from './exit-status';
 import type { FileEffect, FileRead, PlanUpdate } from './effect-types';
 import { readEditTool } from './effects/edit-tools';
+import { windowedEditEffects } from './effects/swe-agent-windowed';
 import { asFields, obj, str, strings, type Fields } from './json-input';
 import { checklistPlan, readPlan } from './plans';
 import { readToolReads } from './reads';
@@ -90,6 +91,15 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
         exitCode: outcome.exitCode,
         error: outcome.error,
         notes: ['No command line in the input.'],
+      });
+    const windowed = windowedEditEffects(shell.command, outcome.text);
+    if (windowed !== null)
+      return meaning(family, {
+        command: shell.command.slice(0, 100_000),
+        exitCode: outcome.exitCode,
+        error: outcome.error,
+        fileEffects: windowed,
+        plan: extraPlan,
       });
     const read = readShellCall(shell.command, shell.workdir, call, context);
     const ran = outcome.exitCode !== null || outcome.text !== '';

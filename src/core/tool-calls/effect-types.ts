@@ -68,6 +68,8 @@ export type FileEffectKind = FileEffect['kind'];
  * - `search-replace`: Cline/Roo SEARCH/REPLACE blocks, matched exactly, then line by line ignoring indentation;
  *   an empty search on an empty file writes the replacement.
  * - `insert`: `text` after line `afterLine` (0 = at the top) — str_replace_editor `insert`.
+ * - `lines`: lines `start` to `end` (1-based, inclusive) replaced by `text` — SWE-agent's windowed `edit N:M`; the
+ *   body is split and joined on `\n` as that tool does (an empty text deletes the lines).
  * - `hunks`: Codex apply_patch chunks (context line, old and new lines, matched exactly, then ignoring trailing
  *   and then surrounding white space).
  * - `unified-diff`: one file's unified diff (`git apply`, `patch`, Codex's `Update{unified_diff}`).
@@ -80,6 +82,7 @@ export type TextEdit =
       readonly blocks: readonly { readonly search: string; readonly replace: string }[];
     }
   | { readonly type: 'insert'; readonly afterLine: number; readonly text: string }
+  | { readonly type: 'lines'; readonly start: number; readonly end: number; readonly text: string }
   | { readonly type: 'hunks'; readonly chunks: readonly PatchChunk[] }
   | { readonly type: 'unified-diff'; readonly diff: string }
   | {

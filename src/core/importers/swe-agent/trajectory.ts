@@ -70,8 +70,7 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
     const thought = strField(step, 'thought') ?? '';
     if (thought.trim()) items.push({ ...common, kind: 'assistant', text: thought, reasoning: false });
     const action = strField(step, 'action') ?? '';
-    const state = isRecord(step['state']) ? step['state'] : {};
-    cwd ??= strField(state, 'working_dir');
+    cwd ??= strField(stateOf(step['state']), 'working_dir');
     if (action.trim() === '') {
       tally.skip('step without action');
       return;
@@ -135,6 +134,18 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
     version: strField(info, 'swe_agent_version'),
   };
   return { meta, items: withSourceIds(items), stats: tally.stats(), problems: tally.problems };
+}
+
+/** A step's `state`: an object, or (SWE-agent before 1.0) the JSON text of one, `{"open_file": …, "working_dir": …}`. */
+function stateOf(state: unknown): Record<string, unknown> {
+  if (isRecord(state)) return state;
+  if (typeof state !== 'string' || !state.trimStart().startsWith('{')) return {};
+  try {
+    const parsed: unknown = JSON.parse(state);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
 }
 
 function contentText(content: unknown): string {
