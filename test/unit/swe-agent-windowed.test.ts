@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSweAgentTrajectory } from '../../src/core/importers/swe-agent';
 import { applyEdit, classifyToolCall } from '../../src/core/tool-calls';
+import { resumePrompt } from '../../src/lib/model-tools/resume-prompt';
 import { memoryBrain } from './engine-helpers';
 import { reproduceText, windowedSteps, windowedTrajectory } from '../fixtures/transcripts/swe-agent-windowed';
 
@@ -110,5 +111,20 @@ describe('the run, imported', () => {
     ]);
     const fix = entries.find((e) => e.path === 'src/flask/blueprints.py')!;
     expect((await api.diffCheckpoint(fix.id)).patch).toContain('+        self.url_prefix = join_prefix(');
+  });
+
+  it("done: names the fix, not the deleted script's failed run; what ran last is the patch, not its last line", async () => {
+    const { api, sessionId, point } = await imported();
+    expect(point.firstUnfinishedAction).toMatchObject({
+      kind: 'done',
+      text: 'The task is done — changed src/flask/blueprints.py.',
+    });
+    expect(point.checkpoint.lastAction?.summary).toBe('printed a diff of src/flask/blueprints.py');
+    const prompt = await resumePrompt(api, sessionId);
+    expect(prompt).toContain('What ran last: `submit` (ok) — printed a diff of src/flask/blueprints.py');
+    expect(prompt).toContain(
+      'No check left to run: the scripts it checked with were deleted afterwards (`python reproduce_issue.py`).',
+    );
+    expect(prompt).not.toContain('rm -rf build');
   });
 });

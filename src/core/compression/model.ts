@@ -94,7 +94,10 @@ export interface LastAction {
   readonly tool: string;
   readonly exitCode: number | null;
   readonly status: StepStatus;
-  /** The output's last non-empty line (a runner's summary is printed last), bounded; null when it printed none. */
+  /**
+   * The output's last non-empty line (a runner's summary is printed last), bounded — or, when the output ends
+   * inside a diff it printed (a `submit`, a `git diff`), `printed a diff of <files>`; null when it printed none.
+   */
   readonly summary: string | null;
   readonly at: number;
 }

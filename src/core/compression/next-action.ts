@@ -126,7 +126,10 @@ function doneAction(input: NextActionInput): ActionParts {
     ...kept.filter((f) => f.change !== 'created'),
     ...kept.filter((f) => f.change === 'created'),
   ].map((f) => f.path);
-  const checks = latestByName(input.validations).map((v) => `${typed(v)} ${v.result}`);
+  // A script the run deleted is no check of what it delivers (a reproduction removed before submitting).
+  const checks = latestByName(input.validations)
+    .filter((v) => !runsDeletedScript(v.name, input.files ?? []))
+    .map((v) => `${typed(v)} ${v.result}`);
   const parts = [
     files.length > 0 ? `changed ${listed(files)}` : 'no file changes recorded',
     ...(checks.length > 0 ? [`last checks: ${listed(checks, 4)}`] : []),

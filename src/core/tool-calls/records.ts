@@ -191,14 +191,43 @@ export const bodiesOf = (c: PlannedFileChange): 'both' | 'no-before' | 'no-after
         : 'none';
 
 /** The output's last non-empty line, cleaned and bounded: where runners print their summary. */
+/**
+ * The output's closing line — or, when the output ends inside a diff it printed (SWE-agent's `submit`, a `git
+ * diff`), which files that diff shows: its last line is a line of code, not a result.
+ */
 function lastLine(output: string): string | null {
   const tail = output.length > 8192 ? output.slice(-8192) : output;
   const lines = outputLines(tail);
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = (lines[i] as string).trim();
-    if (line !== '' && !/^<\/?(?:output|returncode)>/.test(line)) return line.slice(0, 300);
+    if (line === '' || /^<\/?(?:output|returncode)>/.test(line)) continue;
+    return endsInDiff(lines, i) ? diffSummary(output) : line.slice(0, 300);
   }
   return null;
+}
+
+/** Whether line `last` is a hunk line (context, added, removed) of a diff whose header came before it. */
+function endsInDiff(lines: readonly string[], last: number): boolean {
+  if (!/^[ +\-\\]/.test(lines[last] as string)) return false;
+  for (let i = last; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.test(line)) return true;
+    if (!/^(?:[ +\-\\]|$)/.test(line)) return false;
+  }
+  return false;
+}
+
+function diffSummary(output: string): string {
+  const files = new Set<string>();
+  for (const m of output.matchAll(/^diff --git a\/(\S+) b\/(\S+)|^\+\+\+ (?:b\/)?(\S+)/gm)) {
+    const path = m[2] ?? m[3];
+    if (path && path !== '/dev/null') files.add(path);
+    if (files.size > 5) break;
+  }
+  const names = [...files];
+  if (names.length === 0) return 'printed a diff';
+  const shown = names.slice(0, 5).join(', ');
+  return `printed a diff of ${shown}${names.length > 5 ? ', …' : ''}`.slice(0, 300);
 }
 
 /**

@@ -285,6 +285,16 @@ function checkLines(point: ResumePoint, max: number, voice: Voice): string[] {
     ),
   ];
   if (lines.length > 0) return lines;
+  const gone = [
+    ...new Set(point.checkpoint.validations.filter((v) => scriptGone(v.name, point)).map((v) => v.command)),
+  ];
+  if (gone.length > 0)
+    return [
+      `No check left to run: the scripts it checked with were deleted afterwards (${gone
+        .slice(0, 3)
+        .map((c) => typed(c, voice))
+        .join(', ')}${gone.length > 3 ? ' …' : ''}).`,
+    ];
   return [voice.tools && !finished ? 'No checks recorded yet.' : 'No checks were recorded.'];
 }
 
