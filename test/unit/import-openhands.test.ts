@@ -1,11 +1,18 @@
 /**
  * OpenHands V1 conversation folders against the generator's own record (test/fixtures/transcripts/openhands.ts):
  * prompts, tool calls, files changed and checks; the Condensation, the branch (a rewind), the unknown kind, the
- * event file cut short (named, the rest read), exit codes and the editor's bodies, an action with no observation.
+ * event file cut short (named, the rest read), exit codes and the editor's bodies, an action with no observation;
+ * and the V0 events as one trajectory file (OpenHands' "Download trajectory", `save_trajectory_path`).
  */
 import { describe, expect, it } from 'vitest';
-import { parseOpenHandsConversation } from '../../src/core/importers/openhands';
-import { generateOpenHandsConversation, generateOpenHandsV0Session } from '../fixtures/transcripts/openhands';
+import { parseOpenHandsConversation, parseOpenHandsTrajectory } from '../../src/core/importers/openhands';
+import { detectFormat } from '../../src/core/importers/registry';
+import {
+  generateOpenHandsConversation,
+  generateOpenHandsTrajectory,
+  generateOpenHandsV0Session,
+} from '../fixtures/transcripts/openhands';
+import { memoryBrain } from './engine-helpers';
 import { expectTruth } from './import-gemini-truth';
 
 describe('OpenHands V1 conversations', () => {
@@ -130,5 +137,47 @@ describe('OpenHands V0 sessions (events/<id>.json: actions and observations)', (
         `sessions/${fixture.conversationId}/events/${line - 1}.json`,
       ]),
     );
+  });
+});
+
+describe('OpenHands trajectory files (the V0 events as one JSON array)', () => {
+  const { session, name, text } = generateOpenHandsTrajectory();
+  const folder = parseOpenHandsConversation(session.files);
+  const withoutLines = (items: readonly unknown[]) =>
+    items.map((i) => ({ ...(i as Record<string, unknown>), line: 0, sourceId: null }));
+
+  it("is detected by its content, as an array or as the API's {trajectory: […]}", () => {
+    expect(detectFormat(name, text.slice(0, 65536))?.id).toBe('openhands-trajectory');
+    const wrapped = generateOpenHandsTrajectory(61, true);
+    expect(detectFormat('x.json', wrapped.text.slice(0, 65536))?.id).toBe('openhands-trajectory');
+    // Control: an array of something else is not claimed.
+    expect(detectFormat('x.json', '[{"id": 0, "name": "a"}]')).toBeNull();
+  });
+
+  it('reads the same run as the session folder: prompts, calls, exit codes, edits, the condensation', () => {
+    const parsed = parseOpenHandsTrajectory(text, name);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.stats.records).toBe(session.truth.records - session.truth.malformedLines.length);
+    expect(withoutLines(parsed.items)).toEqual(withoutLines(folder.items));
+    expect(parsed.meta).toMatchObject({
+      agent: 'openhands',
+      sessionId: session.conversationId,
+      cwd: '/workspace',
+    });
+    const wrapped = generateOpenHandsTrajectory(61, true);
+    expect(withoutLines(parseOpenHandsTrajectory(wrapped.text).items)).toEqual(withoutLines(parsed.items));
+  });
+
+  it('imports: every file the run changed is listed, its checks recorded', async () => {
+    const { api } = await memoryBrain();
+    const [imported] = (
+      await api.importTranscript({ files: [{ name, data: new TextEncoder().encode(text) }] })
+    ).sessions;
+    expect(imported).toMatchObject({ format: 'openhands-trajectory', agent: 'openhands' });
+    const point = await api.resumePoint(imported!.sessionId);
+    expect(point.filesChanged.map((f) => f.path).sort()).toEqual(
+      session.truth.filesChanged.map((p) => p.replace('/workspace/', '')).sort(),
+    );
+    expect(point.checkpoint.validations.map((v) => v.command)).toContain('python manage.py test posts');
   });
 });

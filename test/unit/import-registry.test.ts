@@ -8,7 +8,10 @@ import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateClineTask } from '../fixtures/transcripts/cline';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 import { generateGeminiChat, generateGeminiLegacyChat } from '../fixtures/transcripts/gemini';
-import { generateOpenHandsConversation } from '../fixtures/transcripts/openhands';
+import {
+  generateOpenHandsConversation,
+  generateOpenHandsTrajectory,
+} from '../fixtures/transcripts/openhands';
 import {
   generateMiniSweAgentTrajectory,
   generateSweAgentTrajectory,
@@ -31,6 +34,8 @@ describe('detectFormat', () => {
   const conversation = generateOpenHandsConversation();
   const event = conversation.files.find((f) => f.name.includes('events/'))!;
   cases.push(['openhands', `conv/${event.name}`, head(event.text)]);
+  const trajectory = generateOpenHandsTrajectory();
+  cases.push(['openhands-trajectory', trajectory.name, head(trajectory.text)]);
 
   it.each(cases)('%s from %s', (id, name, text) => {
     expect(detectFormat(name, text)?.id).toBe(id);

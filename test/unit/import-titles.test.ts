@@ -18,6 +18,8 @@ const expected: Record<string, string> = {
   roo: 'Roo Code · 1795334400000 · Move the locale logic into src/db and keep the…',
   openhands: 'OpenHands · 65351979 · Turn 0: make the slug field required.',
   'openhands-v0': 'OpenHands · Paginate the post list',
+  // A trajectory file has no metadata.json: its id (from the file name) and the first prompt.
+  'openhands-trajectory': 'OpenHands · 8c54edec · Turn 0: the owner list should sort by date.',
   'swe-agent': 'SWE-agent · pallets__flask-5063 · `flask.json.provider` sorts keys even when…',
   'mini-swe-agent': 'mini-swe-agent · pallets__flask-5063 · `flask.json.provider` sorts keys even…',
 };

@@ -4,7 +4,11 @@ import { generateClaudeCodeSession } from '../fixtures/transcripts/claude-code';
 import { generateClineTask, generateRooTask } from '../fixtures/transcripts/cline';
 import { generateCodexSession } from '../fixtures/transcripts/codex';
 import { generateGeminiChat, generateGeminiLegacyChat } from '../fixtures/transcripts/gemini';
-import { generateOpenHandsConversation, generateOpenHandsV0Session } from '../fixtures/transcripts/openhands';
+import {
+  generateOpenHandsConversation,
+  generateOpenHandsTrajectory,
+  generateOpenHandsV0Session,
+} from '../fixtures/transcripts/openhands';
 import {
   generateMiniSweAgentTrajectory,
   generateSweAgentTrajectory,
@@ -33,6 +37,7 @@ export function transcriptCases(): [string, TranscriptFileInput[]][] {
   const roo = generateRooTask();
   const openhands = generateOpenHandsConversation();
   const openhandsV0 = generateOpenHandsV0Session();
+  const trajectory = generateOpenHandsTrajectory();
   const swe = generateSweAgentTrajectory();
   const mini = generateMiniSweAgentTrajectory();
   return [
@@ -50,6 +55,7 @@ export function transcriptCases(): [string, TranscriptFileInput[]][] {
     ['roo', taskFolder(roo.taskId, roo.files)],
     ['openhands', conversation(openhands.conversationId, openhands.files)],
     ['openhands-v0', conversation(openhandsV0.conversationId, openhandsV0.files)],
+    ['openhands-trajectory', [{ name: trajectory.name, data: text(trajectory.text) }]],
     ['swe-agent', [{ name: swe.name, data: text(swe.text) }]],
     ['mini-swe-agent', [{ name: mini.name, data: text(mini.text) }]],
   ];

@@ -8,7 +8,12 @@ import { createClaudeCodeParser } from './claude-code';
 import { parseClineTask } from './cline';
 import { createCodexParser } from './codex';
 import { createGeminiLineParser, parseGeminiChatJson, sniffGeminiChatJson, sniffGeminiJsonl } from './gemini';
-import { parseOpenHandsConversation, type NamedText } from './openhands';
+import {
+  parseOpenHandsConversation,
+  parseOpenHandsTrajectory,
+  sniffOpenHandsTrajectory,
+  type NamedText,
+} from './openhands';
 import {
   parseMiniSweAgentTrajectory,
   parseSweAgentTrajectory,
@@ -29,6 +34,7 @@ export type TranscriptFormatId =
   | 'gemini-json'
   | 'cline'
   | 'openhands'
+  | 'openhands-trajectory'
   | 'swe-agent'
   | 'mini-swe-agent';
 
@@ -126,6 +132,13 @@ export const transcriptFormats: readonly TranscriptFormat[] = [
     shape: 'folder',
     sniff: sniffOpenHandsFile,
     parse: (files) => parseOpenHandsConversation(files),
+  },
+  {
+    id: 'openhands-trajectory',
+    label: 'OpenHands trajectory (.json)',
+    shape: 'document',
+    sniff: sniffOpenHandsTrajectory,
+    parse: (text, name) => parseOpenHandsTrajectory(text, name),
   },
 ];
 

@@ -8,6 +8,8 @@ import type { Sniff } from '../types';
 
 export const sniffSweAgentTrajectory: Sniff = (name, head) => {
   const text = head.slice(0, 16384);
+  // OpenHands' trajectory API answers `{"trajectory": [` too, with events (`{"id": 0, "timestamp": …`), not steps.
+  if (/^\{"trajectory":\[\{"id":\d+,"timestamp":/.test(text.slice(0, 400).replace(/\s+/g, ''))) return 0;
   if (/^\s*\{\s*"trajectory":\s*\[/.test(text) && text.includes('"observation"') && text.includes('"action"'))
     return 2;
   if (/^\s*\{\s*"(?:attempts|trajectory)"/.test(text) && /\.traj$/.test(name)) return 2;
