@@ -362,3 +362,62 @@ describe('a file created by a call whose text the transcript holds opens as a di
     expect(bodies).toEqual([]);
   });
 });
+
+describe('a last command whose result is recorded is not said to have maybe not finished', () => {
+  // An OpenHands trajectory cut after a command that failed (exit 1, its error printed), or before its observation.
+  function trajectory(answered: boolean) {
+    const command = 'python3 -c "import json; json.load(open(\'event.json\'))"';
+    const events: unknown[] = [
+      {
+        id: 0,
+        timestamp: '2025-10-02T14:00:00',
+        source: 'user',
+        message: 'Review the PR.',
+        action: 'message',
+        args: { content: 'Review the PR.', wait_for_response: false },
+      },
+      {
+        id: 1,
+        timestamp: '2025-10-02T14:00:05',
+        source: 'agent',
+        message: '',
+        action: 'run',
+        args: { command, thought: 'Read the event payload.' },
+      },
+    ];
+    if (answered)
+      events.push({
+        id: 2,
+        timestamp: '2025-10-02T14:00:06',
+        source: 'agent',
+        message: '',
+        cause: 1,
+        observation: 'run',
+        content: 'json.decoder.JSONDecodeError: Expecting value\n[The command completed with exit code 1.]',
+        extras: { command, metadata: { exit_code: 1, working_dir: '/workspace' } },
+      });
+    return JSON.stringify(events);
+  }
+  async function prompt(answered: boolean) {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [{ name: 'trajectory-5e8c.json', data: new TextEncoder().encode(trajectory(answered)) }],
+    });
+    const point = await api.resumePoint(sessions[0]!.sessionId);
+    return { point, text: await resumePrompt(api, sessions[0]!.sessionId) };
+  }
+  const unsure = 'may not have finished or its result was not recorded';
+
+  it('exit 1 with its error printed: it ran, and the prompt says only that', async () => {
+    const { point, text } = await prompt(true);
+    expect(point.firstUnfinishedAction.kind).toBe('verify_last_action');
+    expect(text).toContain('already ran — do not repeat it');
+    expect(text).not.toContain(unsure);
+  });
+
+  it('a call the transcript ends on before its result: check whether it ran (control)', async () => {
+    const { point, text } = await prompt(false);
+    expect(point.firstUnfinishedAction.kind).toBe('verify_last_action');
+    expect(text).toContain(unsure);
+  });
+});

@@ -187,13 +187,18 @@ function stoppedLines(point: ResumePoint, voice: Voice): string[] {
   return out;
 }
 
+const noResult = (last: NonNullable<ResumePoint['checkpoint']['lastAction']>) =>
+  last.exitCode === null && last.summary === null && last.status !== 'error';
+
 function nextLines(point: ResumePoint, voice: Voice): string[] {
   const action = point.firstUnfinishedAction;
   const t = (s: string) => (voice.tools ? quote(s) : boundedQuote(s, maxTextChars, voice.more('')));
   const out = [t(action.text) || '(none)'];
   if (action.kind === 'done')
     out.push('Nothing is left to do unless the person asks for more: check the result if in doubt.');
-  if (action.kind === 'verify_last_action')
+  // Only when no result was recorded: a command whose exit code or output is written above did finish.
+  const last = point.checkpoint.lastAction;
+  if (action.kind === 'verify_last_action' && last && noResult(last))
     out.push(
       'The last command may not have finished or its result was not recorded: check its effect first.',
     );
