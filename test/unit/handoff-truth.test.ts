@@ -421,3 +421,84 @@ describe('a last command whose result is recorded is not said to have maybe not 
     expect(text).toContain(unsure);
   });
 });
+
+describe('a Gemini CLI chat that creates a file with write_file, rewrites it, then reads it', () => {
+  const first = '# Release notes\n';
+  const second = '# Release notes\n\n- Week starts on Monday.\n';
+  const call = (id: string, name: string, args: unknown, output: string) => ({
+    id,
+    name,
+    args,
+    result: [{ functionResponse: { id, name, response: { output } } }],
+    status: 'success',
+    timestamp: '2026-03-02T10:00:05.000Z',
+  });
+  // The one-document chat (session-….json) as the CLI wrote it; the output texts are write-file.ts's own.
+  const chat = (created: string) =>
+    JSON.stringify({
+      sessionId: '0d6c2f4e-5a1b-4c3d-9e8f-7a6b5c4d3e2f',
+      projectHash: 'a1b2',
+      startTime: '2026-03-02T10:00:00.000Z',
+      lastUpdated: '2026-03-02T10:01:00.000Z',
+      messages: [
+        { id: 'u1', timestamp: '2026-03-02T10:00:00.000Z', type: 'user', content: 'Write release notes.' },
+        {
+          id: 'g1',
+          timestamp: '2026-03-02T10:00:05.000Z',
+          type: 'gemini',
+          content: '',
+          toolCalls: [
+            call(
+              'w1',
+              'write_file',
+              { file_path: 'NOTES.md', content: first },
+              `${created}: /home/dev/app/NOTES.md.`,
+            ),
+            call(
+              'w2',
+              'write_file',
+              { file_path: 'NOTES.md', content: second },
+              'Successfully overwrote file: /home/dev/app/NOTES.md.',
+            ),
+            call('r1', 'read_file', { file_path: 'NOTES.md' }, second),
+          ],
+        },
+        {
+          id: 'g2',
+          timestamp: '2026-03-02T10:00:09.000Z',
+          type: 'gemini',
+          content: 'The notes are written.',
+        },
+      ],
+    });
+  async function run(created: string) {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [
+        { name: 'session-2026-03-02T10-00-0d6c2f4e.json', data: new TextEncoder().encode(chat(created)) },
+      ],
+    });
+    const [task] = await api.listTasks(sessions[0]!.sessionId);
+    const entries = await api.listCheckpoints(task!.id);
+    const bodies = await Promise.all(entries.map((e) => api.readCheckpoint(e.id)));
+    return { bodies, point: await api.resumePoint(sessions[0]!.sessionId) };
+  }
+
+  it('"created and wrote to new file": the first version opens as a diff from nothing', async () => {
+    const { bodies } = await run('Successfully created and wrote to new file');
+    expect(bodies.map((b) => [b.before, b.after])).toEqual([
+      [null, first],
+      [first, second],
+    ]);
+  });
+
+  it('a write that does not say it created the file has no first entry (control)', async () => {
+    const { bodies } = await run('Wrote the file');
+    expect(bodies.map((b) => [b.before, b.after])).toEqual([[first, second]]);
+  });
+
+  it("what ran last is the read, summed up by its size, not the file's last line", async () => {
+    const { point } = await run('Successfully created and wrote to new file');
+    expect(point.checkpoint.lastAction).toMatchObject({ command: 'NOTES.md', summary: 'printed 2 lines' });
+  });
+});

@@ -119,7 +119,8 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
   }
   const { error, exitCode } = toolOutcome(call);
   if (family === 'edit') {
-    const read = readEditTool(handler as Handler, tool, call.input, call.result);
+    const output = typeof call.output === 'string' ? call.output : undefined;
+    const read = readEditTool(handler as Handler, tool, call.input, call.result, output);
     const command = read.effects[0]?.path ?? read.reads[0]?.path ?? textOf(call.input);
     return meaning(family, {
       command,

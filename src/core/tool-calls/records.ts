@@ -10,7 +10,8 @@ import { classifyToolCall } from './classify';
 import { outputLines } from './output';
 import type { PlanUpdate } from './effect-types';
 import type { PlannedFileChange } from './file-changes';
-import type { CheckRun, ToolCall, ToolCallMeaning } from './types';
+import { handlerOf, type Handler } from './tool-names';
+import type { CheckRun, ToolCall, ToolCallMeaning, ToolFamily } from './types';
 
 /** A tool's output kept in the step: whole up to here, else its head and tail (the summary is at the end). */
 export const STEP_OUTPUT_HEAD = 768 * 1024;
@@ -192,6 +193,26 @@ export const bodiesOf = (c: PlannedFileChange): 'both' | 'no-before' | 'no-after
 
 /** The output's last non-empty line, cleaned and bounded: where runners print their summary. */
 /**
+ * What a call's output says it did. A command prints its result last; a tool that reads a file prints the file
+ * (its last line is a line of that file: `printed N lines` instead), and an edit tool says what it did first,
+ * then shows the edited text (Claude Code's `cat -n` snippet, OpenHands' diff).
+ */
+function summaryOf(family: ToolFamily, handler: Handler | null, output: string): string | null {
+  if (family === 'read' && (handler === 'read' || handler === 'read-many')) {
+    const n = outputLines(output).filter((l) => l.trim() !== '').length;
+    return n === 0 ? null : `printed ${n} line${n === 1 ? '' : 's'}`;
+  }
+  if (family === 'read' || family === 'edit') {
+    const lines = outputLines(output.length > 8192 ? output.slice(0, 8192) : output);
+    const last = lines.findLastIndex((l) => l.trim() !== '');
+    if (last >= 0 && endsInDiff(lines, last)) return diffSummary(output);
+    const first = lines.find((l) => l.trim() !== '');
+    return first === undefined ? null : first.trim().slice(0, 300);
+  }
+  return lastLine(output);
+}
+
+/**
  * The output's closing line — or, when the output ends inside a diff it printed (SWE-agent's `submit`, a `git
  * diff`), which files that diff shows: its last line is a line of code, not a result.
  */
@@ -249,7 +270,7 @@ export function lastActionOf(step: Step): LastAction {
     command: command === '' ? step.tool : command,
     exitCode,
     status: step.status,
-    summary: lastLine(output) ?? lastLine(error),
+    summary: summaryOf(meaning.family, handlerOf(step.tool), output) ?? lastLine(error),
     at: step.createdAt,
   };
 }

@@ -43,14 +43,30 @@ function write(path: string, via: string, body: string, result: Fields | null): 
   };
 }
 
+/**
+ * What a write tool's own result text says it did, when no structured result says it: Gemini CLI's write_file
+ * (packages/core/src/tools/write-file.ts) answers `Successfully created and wrote to new file: …` or
+ * `Successfully overwrote file: …`; Claude Code's Write `File created successfully at: …`.
+ */
+function writeTypeInOutput(output: string | undefined): 'create' | 'update' | null {
+  const head = (output ?? '').trimStart().slice(0, 80);
+  if (/^(?:Successfully created and wrote to new file: |File created successfully at: )/.test(head))
+    return 'create';
+  if (/^Successfully overwrote file: /.test(head)) return 'update';
+  return null;
+}
+
 export function readEditTool(
   handler: Handler,
   tool: string,
   input: unknown,
   rawResult: unknown,
+  output?: string,
 ): EditReading {
   const f = asFields(input);
-  const result = asFields(rawResult);
+  const said = writeTypeInOutput(output);
+  const given = asFields(rawResult);
+  const result = said !== null && str(given, 'type') === null ? { ...given, type: said } : given;
   const out: EditReading = { effects: [], reads: [], notes: [] };
   const path = pathOf(f);
   switch (handler) {
