@@ -75,3 +75,75 @@ describe('the title rules', () => {
     expect(title).not.toContain('more characters');
   });
 });
+
+describe('a Claude Code session file that lists other conversations’ summaries', () => {
+  // Claude Code writes `summary` records at the head of a session file for earlier conversations of the project
+  // (their `leafUuid` is in another file); the one that names this conversation has its leaf here.
+  const sessionId = '7c1e9a2b-3d4f-4a5b-8c6d-0e1f2a3b4c5d';
+  const envelope = {
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/home/dev/app',
+    sessionId,
+    version: '2.1.4',
+  };
+  const lines = (ownSummary: boolean) =>
+    [
+      {
+        type: 'summary',
+        summary: 'Cleared conversation history',
+        leafUuid: '11111111-aaaa-4bbb-8ccc-000000000001',
+      },
+      {
+        type: 'summary',
+        summary: 'Fix the flaky login test',
+        leafUuid: '11111111-aaaa-4bbb-8ccc-000000000002',
+      },
+      {
+        parentUuid: null,
+        ...envelope,
+        type: 'user',
+        message: { role: 'user', content: 'list the tools and store them in tools.md' },
+        uuid: 'u-1',
+        timestamp: '2026-01-11T09:53:23.575Z',
+      },
+      {
+        parentUuid: 'u-1',
+        ...envelope,
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-opus-4-5',
+          content: [{ type: 'text', text: 'Done.' }],
+        },
+        uuid: 'a-1',
+        timestamp: '2026-01-11T09:53:30.000Z',
+      },
+      ...(ownSummary ? [{ type: 'summary', summary: 'Tools listed into tools.md', leafUuid: 'a-1' }] : []),
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
+
+  async function title(ownSummary: boolean) {
+    const { api, database } = await memoryBrain();
+    try {
+      const [session] = (
+        await api.importTranscript({
+          files: [{ name: `${sessionId}.jsonl`, data: new TextEncoder().encode(`${lines(ownSummary)}\n`) }],
+        })
+      ).sessions;
+      return session!.title;
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('takes no other conversation’s summary as its title', async () => {
+    expect(await title(false)).toBe('Claude Code · 7c1e9a2b · list the tools and store them in tools.md');
+  });
+
+  it('takes the summary whose leaf is one of its records (control)', async () => {
+    expect(await title(true)).toBe('Claude Code · Tools listed into tools.md');
+  });
+});

@@ -122,12 +122,21 @@ function noteMeta(s: ParserState, record: Fields, at: number | null) {
   if (m.startedAt === null) m.startedAt = at;
 }
 
+/** The latest summary of this conversation: its leaf is a record of this file (or it names none). */
+function summaryTitle(s: ParserState): string | null {
+  for (let i = s.meta.summaries.length - 1; i >= 0; i--) {
+    const { text, leaf } = s.meta.summaries[i]!;
+    if (leaf === null || s.seen.has(leaf)) return text;
+  }
+  return null;
+}
+
 function metaOf(s: ParserState): TranscriptMeta {
   const m = s.meta;
   return {
     agent: 'claude-code',
     sessionId: m.sessionId,
-    title: m.customTitle ?? m.aiTitle ?? m.summaryTitle ?? s.options.thread?.title ?? null,
+    title: m.customTitle ?? m.aiTitle ?? summaryTitle(s) ?? s.options.thread?.title ?? null,
     cwd: m.cwd,
     startedAt: m.startedAt,
     model: m.model,

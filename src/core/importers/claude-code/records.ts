@@ -29,7 +29,13 @@ export const metaTypes: ReadonlySet<string> = new Set([
 ]);
 
 export function readMetaRecord(s: ParserState, type: string, record: Fields): void {
-  if (type === 'summary') s.meta.summaryTitle = str(record, 'summary') ?? s.meta.summaryTitle;
+  if (type === 'summary') {
+    const text = str(record, 'summary');
+    if (text !== null) {
+      s.meta.summaries.push({ text, leaf: str(record, 'leafUuid') });
+      if (s.meta.summaries.length > 64) s.meta.summaries.shift();
+    }
+  }
   else if (type === 'custom-title') s.meta.customTitle = str(record, 'customTitle') ?? s.meta.customTitle;
   else if (type === 'ai-title') s.meta.aiTitle = str(record, 'aiTitle') ?? s.meta.aiTitle;
   count(s.skipped, type);

@@ -45,7 +45,12 @@ export interface MutableMeta {
   version: string | null;
   customTitle: string | null;
   aiTitle: string | null;
-  summaryTitle: string | null;
+  /**
+   * The `summary` records read, latest last (at most 64): `{summary, leafUuid}`. Claude Code also writes other
+   * conversations' summaries into a session file (a resumed or cleared session's head lists its predecessors'):
+   * one names this session only when its leaf is a record of this file.
+   */
+  summaries: { readonly text: string; readonly leaf: string | null }[];
 }
 
 export interface ParserState extends ParseCounters {
@@ -82,7 +87,7 @@ export function createState(options: ClaudeCodeParserOptions): ParserState {
       version: null,
       customTitle: null,
       aiTitle: null,
-      summaryTitle: null,
+      summaries: [],
     },
     ...newCounters(),
     seen: new Map(),
