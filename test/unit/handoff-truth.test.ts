@@ -10,6 +10,8 @@ import type { TranscriptItem } from '../../src/core/importers/types';
 import { classifyToolCall } from '../../src/core/tool-calls';
 import { memoryBrain } from './engine-helpers';
 import { resumePrompt } from '../../src/lib/model-tools/resume-prompt';
+import { createRandom } from '../helpers/random';
+import { CodexWriter, jsonOutput, shellCommandOutput } from '../fixtures/transcripts/codex-lines';
 
 const task = 'Please solve this issue: `Blueprint.register` drops the url_prefix of nested blueprints.';
 const fence = (thought: string, command: string) =>
@@ -500,5 +502,88 @@ describe('a Gemini CLI chat that creates a file with write_file, rewrites it, th
   it("what ran last is the read, summed up by its size, not the file's last line", async () => {
     const { point } = await run('Successfully created and wrote to new file');
     expect(point.checkpoint.lastAction).toMatchObject({ command: 'NOTES.md', summary: 'printed 2 lines' });
+  });
+});
+
+describe('a Codex apply_patch that failed verification changed nothing', () => {
+  const v1 = 'export function renderBoard() {\n  board.innerHTML = "";\n}\n';
+  const v2 = 'export function renderBoard() {\n  board.innerHTML = "";\n  drawCoordinates();\n}\n';
+  const update = (context: string) =>
+    `*** Begin Patch\n*** Update File: board.js\n@@\n export function renderBoard() {\n-  ${context}\n+  ${context}\n+  drawCoordinates();\n }\n*** End Patch\n`;
+  function rollout(refused: string, shellCommand: string) {
+    const w = new CodexWriter(createRandom(7), Date.UTC(2025, 10, 22, 20, 45));
+    w.line('session_meta', {
+      id: '019aad50-0000-7000-8000-000000000001',
+      cwd: '/home/dev/chess',
+      originator: 'codex_cli_rs',
+      cli_version: '0.60.1',
+      source: 'cli',
+    });
+    w.userItem('Draw the board coordinates.');
+    const patch = (id: string, input: string, output: string) => {
+      w.item({ type: 'custom_tool_call', status: 'completed', call_id: id, name: 'apply_patch', input });
+      w.output(id, output, true);
+    };
+    patch(
+      'call_a',
+      `*** Begin Patch\n*** Add File: board.js\n${v1
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n')}\n*** End Patch\n`,
+      jsonOutput(0, 'Success. Updated the following files:\nA board.js\n'),
+    );
+    // The context line is stale: Codex verifies the whole patch first and writes nothing.
+    patch('call_b', update('boardEl.innerHTML = "";'), refused);
+    patch(
+      'call_c',
+      update('board.innerHTML = "";'),
+      jsonOutput(0, 'Success. Updated the following files:\nM board.js\n'),
+    );
+    // The same stale patch through the shell: the apply_patch command says so and exits 1.
+    const heredoc = `apply_patch <<'PATCH'\n${update('boardEl.innerHTML = "";')}PATCH`;
+    w.functionCall('shell_command', { command: heredoc, workdir: '.' }, 'call_d');
+    w.output('call_d', shellCommand);
+    w.assistantItem('Coordinates are drawn.');
+    return `${w.lines.join('\n')}\n`;
+  }
+  async function run(refused: string, shellCommand: string) {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [
+        {
+          name: 'rollout-2025-11-22T21-45-35-019aad50-0000-7000-8000-000000000001.jsonl',
+          data: new TextEncoder().encode(rollout(refused, shellCommand)),
+        },
+      ],
+    });
+    const sessionId = sessions[0]!.sessionId;
+    const [task] = await api.listTasks(sessionId);
+    const steps = await api.listSteps(task!.id);
+    const changes = (await api.listEvents(sessionId)).filter((e) => e.kind === 'file_change');
+    const entries = await api.listCheckpoints(task!.id);
+    const bodies = await Promise.all(entries.map((e) => api.readCheckpoint(e.id)));
+    return { steps, changes, bodies };
+  }
+  const shellFailure = shellCommandOutput(
+    1,
+    'Failed to find expected lines in board.js:\nexport function renderBoard() {\n  boardEl.innerHTML = "";\n',
+  );
+  const failure =
+    'apply_patch verification failed: Failed to find expected lines in /home/dev/chess/board.js:\nexport function renderBoard() {\n  boardEl.innerHTML = "";';
+
+  it('no change, the step failed, and the next patch still opens as a diff', async () => {
+    const { steps, changes, bodies } = await run(failure, shellFailure);
+    expect(steps.map((s) => s.status)).toEqual(['ok', 'error', 'ok', 'error']);
+    expect(changes.map((c) => c.kind === 'file_change' && c.change)).toEqual(['created', 'modified']);
+    expect(bodies.map((b) => [b.before, b.after])).toEqual([
+      [null, v1],
+      [v1, v2],
+    ]);
+  });
+
+  it('an output that does not say it was refused is a change (control)', async () => {
+    const { changes } = await run('Done.', shellCommandOutput(0, 'Done.'));
+    expect(changes).toHaveLength(4);
   });
 });

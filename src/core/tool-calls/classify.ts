@@ -6,6 +6,7 @@
 import { shellQuote } from './checks/identity';
 import { shellOutcome, toolOutcome } from './exit-status';
 import type { FileEffect, FileRead, PlanUpdate } from './effect-types';
+import { patchRefusal } from './effects/apply-patch';
 import { readEditTool } from './effects/edit-tools';
 import { windowedEditEffects } from './effects/swe-agent-windowed';
 import { asFields, obj, str, strings, type Fields } from './json-input';
@@ -122,14 +123,16 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
     const output = typeof call.output === 'string' ? call.output : undefined;
     const read = readEditTool(handler as Handler, tool, call.input, call.result, output);
     const command = read.effects[0]?.path ?? read.reads[0]?.path ?? textOf(call.input);
+    // A patch the tool refused (its output says so; no error flag is written) changed nothing.
+    const refusal = handler === 'apply-patch' && output !== undefined ? patchRefusal(output) : null;
     return meaning(family, {
       command,
       fileEffects: read.effects,
       reads: read.reads,
       plan: extraPlan,
-      error,
-      failed: error !== null,
-      notes: read.notes,
+      error: error ?? refusal,
+      failed: error !== null || refusal !== null,
+      notes: refusal === null ? read.notes : [...read.notes, `Not applied: ${refusal}`],
     });
   }
   if (family === 'read') {

@@ -23,6 +23,22 @@ export type PatchOperation =
       readonly chunks: PatchChunk[];
     };
 
+/**
+ * The line of an apply_patch output that says the patch was not applied, else null. Codex checks the whole patch
+ * against the files before it writes any: the tool answers `apply_patch verification failed: Failed to find
+ * expected lines in …` (or `… invalid hunk …`, `patch rejected: empty patch`), the `apply_patch` command run
+ * through the shell prints `Failed to find expected lines in <file>:` and exits 1 — nothing changed. The tool's
+ * output opens with it; in a shell's output (`anywhere`) it may follow other commands' lines.
+ */
+export function patchRefusal(output: string, anywhere = false): string | null {
+  const text = output.length > 65_536 ? output.slice(0, 65_536) : output;
+  const m = (anywhere ? refusalLine : refusalStart).exec(anywhere ? text : text.trimStart());
+  return m ? m[0] : null;
+}
+const refusalStart = /^(?:apply_patch verification failed|patch rejected)\b.*/;
+const refusalLine =
+  /^(?:apply_patch verification failed\b|patch rejected\b|Failed to find expected lines in |Invalid patch\b|invalid hunk at line ).*/m;
+
 const begin = '*** Begin Patch';
 const end = '*** End Patch';
 

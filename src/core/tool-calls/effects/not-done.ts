@@ -7,10 +7,12 @@
  *   shell split an unquoted script into words and sed took them as files —, `rm: cannot remove 'x'`, `cp: cannot
  *   stat 'x'`, `touch: cannot touch 'x'`, perl's `Can't open x`, git's `pathspec 'x' did not match`, a redirection
  *   into a missing directory;
- * - a line the shell refused (an unclosed quote, and the shell's syntax error in the output) ran nothing.
+ * - a line the shell refused (an unclosed quote, and the shell's syntax error in the output) ran nothing;
+ * - a patch apply_patch refused (`apply_patch verification failed: …`) changed no file.
  */
 import type { FileEffect } from '../effect-types';
 import { outputLines } from '../output';
+import { patchRefusal } from './apply-patch';
 import type { ShellUnit } from '../shell/units';
 
 /**
@@ -102,6 +104,12 @@ export function withoutNotDone(
     return {
       effects: effects.filter((e) => e.kind === 'shown'),
       notes: ['The shell refused the command line (a quote is not closed): none of its commands ran.'],
+    };
+  const refusal = patchRefusal(output, true);
+  if (refusal !== null && effects.some((e) => e.via === 'apply_patch' || e.via === 'applypatch'))
+    return {
+      effects: effects.filter((e) => e.via !== 'apply_patch' && e.via !== 'applypatch'),
+      notes: [`The patch was not applied: ${refusal}`],
     };
   const names = missingNames(output);
   if (names.size === 0) return { effects: [...effects], notes: [] };
