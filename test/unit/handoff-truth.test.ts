@@ -587,3 +587,191 @@ describe('a Codex apply_patch that failed verification changed nothing', () => {
     expect(changes).toHaveLength(4);
   });
 });
+
+describe('a Claude Code session imported with its subagent file stays as its main file ended it', () => {
+  const sessionId = '3b7d2c1a-9e8f-4a6b-8c5d-1e2f3a4b5c6d';
+  const base = { userType: 'external', cwd: '/home/dev/cli', sessionId, version: '2.1.7', gitBranch: 'main' };
+  const line = (r: Record<string, unknown>) => JSON.stringify(r);
+  const main = [
+    {
+      parentUuid: null,
+      isSidechain: false,
+      ...base,
+      type: 'user',
+      message: { role: 'user', content: 'Write a spec for the missing CLI commands.' },
+      uuid: 'm-1',
+      timestamp: '2026-01-14T19:20:03.000Z',
+    },
+    {
+      parentUuid: 'm-1',
+      isSidechain: false,
+      ...base,
+      type: 'assistant',
+      message: {
+        id: 'r1',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_task',
+            name: 'Task',
+            input: {
+              subagent_type: 'Explore',
+              description: 'Survey the commands',
+              prompt: 'List the CLI commands in src/cli/commands.',
+            },
+          },
+        ],
+      },
+      uuid: 'm-2',
+      timestamp: '2026-01-14T19:20:13.000Z',
+    },
+    {
+      parentUuid: 'm-2',
+      isSidechain: false,
+      ...base,
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_task',
+            content: [{ type: 'text', text: 'There are 9 commands. Next I will write the spec.' }],
+          },
+        ],
+      },
+      toolUseResult: { agentId: 'a77c0de', status: 'completed' },
+      uuid: 'm-3',
+      timestamp: '2026-01-14T19:26:03.000Z',
+    },
+    {
+      parentUuid: 'm-3',
+      isSidechain: false,
+      ...base,
+      type: 'assistant',
+      message: {
+        id: 'r2',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [
+          {
+            type: 'tool_use',
+            id: 'toolu_write',
+            name: 'Write',
+            input: { file_path: '/home/dev/cli/SPEC.md', content: '# Spec\n' },
+          },
+        ],
+      },
+      uuid: 'm-4',
+      timestamp: '2026-01-14T19:28:38.000Z',
+    },
+    {
+      parentUuid: 'm-4',
+      isSidechain: false,
+      ...base,
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_write',
+            content: 'File created successfully at: /home/dev/cli/SPEC.md',
+          },
+        ],
+      },
+      toolUseResult: {
+        type: 'create',
+        filePath: '/home/dev/cli/SPEC.md',
+        content: '# Spec\n',
+        originalFile: null,
+        structuredPatch: [],
+      },
+      uuid: 'm-5',
+      timestamp: '2026-01-14T19:28:58.000Z',
+    },
+    {
+      parentUuid: 'm-5',
+      isSidechain: false,
+      ...base,
+      type: 'assistant',
+      message: {
+        id: 'r3',
+        role: 'assistant',
+        model: 'claude-opus-4-5',
+        content: [{ type: 'text', text: 'SPEC.md is written.' }],
+      },
+      uuid: 'm-6',
+      timestamp: '2026-01-14T19:29:11.000Z',
+    },
+  ];
+  const side = { isSidechain: true, agentId: 'a77c0de', ...base };
+  const subagent = [
+    {
+      parentUuid: null,
+      ...side,
+      type: 'user',
+      message: { role: 'user', content: 'List the CLI commands in src/cli/commands.' },
+      uuid: 's-1',
+      timestamp: '2026-01-14T19:20:14.000Z',
+    },
+    {
+      parentUuid: 's-1',
+      ...side,
+      type: 'assistant',
+      message: {
+        id: 'q1',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [{ type: 'text', text: 'There are 9 commands. Next I will write the spec.' }],
+      },
+      uuid: 's-2',
+      timestamp: '2026-01-14T19:26:02.000Z',
+    },
+  ];
+  const file = (name: string, records: Record<string, unknown>[]) => ({
+    name,
+    data: new TextEncoder().encode(`${records.map(line).join('\n')}\n`),
+  });
+
+  async function imported(withSubagent: boolean, torn = false) {
+    const { api } = await memoryBrain();
+    const files = [file(`${sessionId}.jsonl`, main)];
+    // Copied while the agent was writing its next message: the last line stops mid-record.
+    if (torn)
+      files[0] = {
+        name: files[0]!.name,
+        data: new TextEncoder().encode(
+          `${main.map(line).join('\n')}\n{"parentUuid":"m-6","isSidechain":false,"mess`,
+        ),
+      };
+    if (withSubagent) files.push(file(`${sessionId}/subagents/agent-a77c0de.jsonl`, subagent));
+    const { sessions } = await api.importTranscript({ files });
+    const id = sessions[0]!.sessionId;
+    const [task] = await api.listTasks(id);
+    const overview = (await api.sessionsOverview()).sessions.find((s) => s.id === id)!;
+    return { task: task!, overview, point: await api.resumePoint(id) };
+  }
+
+  it('with the subagent file: the main task is done, the session finished', async () => {
+    const { task, overview, point } = await imported(true);
+    expect(task.state).toBe('done');
+    expect(overview.state).toBe('finished');
+    expect(point.firstUnfinishedAction.kind).toBe('done');
+  });
+
+  it('the main file alone ends the same way (control)', async () => {
+    const { task } = await imported(false);
+    expect(task.state).toBe('done');
+  });
+
+  it('a main file cut inside its last record was still being written: running, with or without the subagent', async () => {
+    for (const withSubagent of [false, true]) {
+      const { task, overview } = await imported(withSubagent, true);
+      expect(task.state).toBe('running');
+      expect(overview.state).toBe('running');
+    }
+  });
+});

@@ -185,7 +185,9 @@ export function createSessionWriter(
 
   /** What an item says of the main thread's run: resumed by an instruction or a call, ended by a completion. */
   function followRun(item: TranscriptItem) {
-    if (item.thread !== null) return;
+    // A thread's items, the item that opens a thread and a backup say nothing of how the main run went: a
+    // subagent's file (all of it a thread) must not reopen a session its main file ended.
+    if (item.thread !== null || item.kind === 'thread' || item.kind === 'file_backup') return;
     wroteMain = true;
     if (item.kind === 'assistant') {
       if (!item.reasoning) answeredLast = true;
@@ -337,9 +339,10 @@ export function createSessionWriter(
    * chat session pauses at every answer until the person writes again, and a note each time would be noise (the
    * task's state says it).
    */
-  async function settleRunState(noteEnd: boolean) {
+  async function settleRunState(noteEnd: boolean, torn: boolean) {
     if (!wroteMain) return;
-    const finalAnswer = chatAgents.has(meta().agent) && answeredLast;
+    // A file cut inside its last record was still being written: the answer before it was not the last word.
+    const finalAnswer = chatAgents.has(meta().agent) && answeredLast && !torn;
     const done = ended !== null || finalAnswer;
     const task = await deps.tasks.get(target.taskId);
     const now = meta().startedAt ?? ctx.clock.now();
@@ -389,13 +392,14 @@ export function createSessionWriter(
     },
     /**
      * `keepThoughts`: text still waiting for a call stays in `thoughts` (a follower's next look may bring it);
-     * `noteEnd: false`: no progress note for a chat agent's final answer (see settleRunState).
+     * `noteEnd: false`: no progress note for a chat agent's final answer (see settleRunState); `torn`: the file
+     * ends inside a record (its run was still being written), so its last answer did not end the run.
      */
     async finish(
-      options: { readonly keepThoughts?: boolean; readonly noteEnd?: boolean } = {},
+      options: { readonly keepThoughts?: boolean; readonly noteEnd?: boolean; readonly torn?: boolean } = {},
     ): Promise<void> {
       if (options.keepThoughts !== true) for (const thread of thoughts.threads()) await flushThought(thread);
-      await settleRunState(options.noteEnd !== false);
+      await settleRunState(options.noteEnd !== false, options.torn === true);
       await flush();
     },
   };

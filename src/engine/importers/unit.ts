@@ -112,7 +112,7 @@ export async function importUnit(
   }
   const w = writer as ReturnType<typeof createSessionWriter>;
   const t = target as Awaited<ReturnType<typeof openTarget>>;
-  await w.finish();
+  await w.finish({ torn: stats.tornLastLine });
   const m = meta();
   await saveUnit(deps, w, t, m, {
     format: unit.format.id,
