@@ -775,3 +775,92 @@ describe('a Claude Code session imported with its subagent file stays as its mai
     }
   });
 });
+
+describe('an OpenHands run that ends its turn with a message waits for the person: its work is done', () => {
+  // A trajectory file (V0 events): the agent created the page, said so and waited for the person's reply.
+  const events = (answered: boolean) => [
+    {
+      id: 0,
+      timestamp: '2025-01-20T20:29:32',
+      source: 'user',
+      message: 'Make a todo page.',
+      action: 'message',
+      args: { content: 'Make a todo page.', wait_for_response: false },
+    },
+    {
+      id: 1,
+      timestamp: '2025-01-20T20:29:40',
+      source: 'agent',
+      message: '',
+      action: 'edit',
+      tool_call_metadata: { function_name: 'str_replace_editor', tool_call_id: 'toolu_1' },
+      args: {
+        path: '/workspace/todo/index.html',
+        command: 'create',
+        file_text: '<ul id="todos"></ul>\n',
+        thought: 'Create the page.',
+      },
+    },
+    {
+      id: 2,
+      timestamp: '2025-01-20T20:29:41',
+      source: 'agent',
+      message: 'I edited the file /workspace/todo/index.html.',
+      cause: 1,
+      observation: 'edit',
+      tool_call_metadata: { function_name: 'str_replace_editor', tool_call_id: 'toolu_1' },
+      content: 'File created successfully at: /workspace/todo/index.html',
+      extras: {
+        path: '/workspace/todo/index.html',
+        prev_exist: false,
+        old_content: null,
+        new_content: '<ul id="todos"></ul>\n',
+      },
+    },
+    ...(answered
+      ? [
+          {
+            id: 3,
+            timestamp: '2025-01-20T20:29:50',
+            source: 'agent',
+            message: 'The page is ready: open index.html.',
+            action: 'message',
+            args: { content: 'The page is ready: open index.html.', wait_for_response: true },
+          },
+          {
+            id: 4,
+            timestamp: '2025-01-20T20:29:50',
+            source: 'environment',
+            message: '',
+            observation: 'agent_state_changed',
+            content: '',
+            extras: { agent_state: 'awaiting_user_input' },
+          },
+        ]
+      : []),
+  ];
+  async function run(answered: boolean) {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [
+        { name: 'trajectory-7f3e.json', data: new TextEncoder().encode(JSON.stringify(events(answered))) },
+      ],
+    });
+    const [task] = await api.listTasks(sessions[0]!.sessionId);
+    return { task: task!, point: await api.resumePoint(sessions[0]!.sessionId) };
+  }
+
+  it('done, naming the page; not "go on from where you left off"', async () => {
+    const { task, point } = await run(true);
+    expect(task.state).toBe('done');
+    expect(point.firstUnfinishedAction).toMatchObject({
+      kind: 'done',
+      text: 'The task is done — changed /workspace/todo/index.html.',
+    });
+  });
+
+  it('cut after the edit, before any reply: still running (control)', async () => {
+    const { task } = await run(false);
+    expect(task.state).toBe('running');
+  });
+});

@@ -27,7 +27,11 @@ import { bareToolName, completionTools } from '../../core/tool-calls/tool-names'
 import { bounded, clip, itemKey, maxTitleChars, sessionTitle } from './naming';
 
 /** Agents whose files record no end of a run: their last turn, an answer with no call after it, is the end. */
-const chatAgents: ReadonlySet<AgentKind> = new Set(['claude-code', 'codex', 'gemini-cli']);
+/**
+ * Agents whose reply without a tool call ends their turn: the run waits for the person (OpenHands: a message
+ * action puts the agent in `awaiting_user_input`, as its V0 trajectories record).
+ */
+const chatAgents: ReadonlySet<AgentKind> = new Set(['claude-code', 'codex', 'gemini-cli', 'openhands']);
 import { createThoughts, type WaitingThought } from './thoughts';
 import { toolCallInput, type BackupLookup } from './tool-call-input';
 
