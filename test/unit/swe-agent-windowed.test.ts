@@ -10,7 +10,12 @@ import { parseSweAgentTrajectory } from '../../src/core/importers/swe-agent';
 import { applyEdit, classifyToolCall } from '../../src/core/tool-calls';
 import { resumePrompt } from '../../src/lib/model-tools/resume-prompt';
 import { memoryBrain } from './engine-helpers';
-import { reproduceText, windowedSteps, windowedTrajectory } from '../fixtures/transcripts/swe-agent-windowed';
+import {
+  reproduceText,
+  windowedDemonstration,
+  windowedSteps,
+  windowedTrajectory,
+} from '../fixtures/transcripts/swe-agent-windowed';
 
 const bash = (i: number) => {
   const s = windowedSteps[i]!;
@@ -126,5 +131,40 @@ describe('the run, imported', () => {
       'No check left to run: the scripts it checked with were deleted afterwards (`python reproduce_issue.py`).',
     );
     expect(prompt).not.toContain('rm -rf build');
+  });
+});
+
+describe('the run as a demonstration keeps it: only its history', () => {
+  it('reads the steps from the history: the calls, the working directory, the end by submit', () => {
+    const parsed = parseSweAgentTrajectory(windowedDemonstration(), { name: 'x.traj' });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.meta.cwd).toBe('/pallets__flask');
+    const calls = parsed.items.flatMap((i) => (i.kind === 'tool_call' ? [i.call] : []));
+    expect(calls.map((c) => (c.input as { command: string }).command)).toEqual(
+      windowedSteps.map((s) => s.action.trim()),
+    );
+    expect(calls[0]?.output).toBe(windowedSteps[0]!.observation); // without the tools' footer
+    expect(
+      parsed.items.filter((i) => i.kind === 'run_end').map((i) => i.kind === 'run_end' && i.outcome),
+    ).toEqual(['submitted']);
+  });
+
+  it('imports as the trajectory does: done, the fix listed with its diff', async () => {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [{ name: 'demo.traj', data: new TextEncoder().encode(windowedDemonstration()) }],
+    });
+    const point = await api.resumePoint(sessions[0]!.sessionId);
+    expect(point.firstUnfinishedAction).toMatchObject({
+      kind: 'done',
+      text: 'The task is done — changed src/flask/blueprints.py.',
+    });
+  });
+
+  it('cut before its submit: no end (control)', () => {
+    const parsed = parseSweAgentTrajectory(windowedDemonstration(windowedSteps.slice(0, -1)), {
+      name: 'x.traj',
+    });
+    expect(parsed.items.some((i) => i.kind === 'run_end')).toBe(false);
   });
 });

@@ -47,18 +47,20 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
     tally.problem(1, `not valid JSON: ${jsonError(error)}`);
     return { meta, items, stats: tally.stats(), problems: tally.problems };
   }
-  if (!isRecord(doc) || !Array.isArray(doc['trajectory'])) {
+  const history = isRecord(doc) && Array.isArray(doc['history']) ? doc['history'] : [];
+  const steps =
+    isRecord(doc) && Array.isArray(doc['trajectory']) ? doc['trajectory'] : stepsOfHistory(history);
+  if (!isRecord(doc) || steps === null) {
     tally.malformed++;
-    tally.problem(1, 'not a SWE-agent trajectory: no trajectory array');
+    tally.problem(1, 'not a SWE-agent trajectory: no trajectory array, and no actions in its history');
     return { meta, items, stats: tally.stats(), problems: tally.problems };
   }
-  const history = Array.isArray(doc['history']) ? doc['history'] : [];
   const task = history.find((h: unknown) => isRecord(h) && h['role'] === 'user' && h['is_demo'] !== true);
   const taskText = isRecord(task) ? contentText(task['content']) : '';
   if (taskText)
     items.push({ kind: 'instruction', at: null, line: 0, thread: null, sourceId: null, text: taskText });
   let cwd: string | null = null;
-  doc['trajectory'].forEach((step: unknown, index: number) => {
+  steps.forEach((step: unknown, index: number) => {
     tally.records++;
     const line = index + 1;
     if (!isRecord(step)) {
@@ -111,7 +113,15 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
       text: submission,
     });
   const status = strField(info, 'exit_status');
-  const outcome = outcomeOfExitStatus(status, submission);
+  // Without info (a demonstration keeps only its history), a last `submit` that printed the patch ended the run.
+  const last = steps.at(-1);
+  const submitted =
+    status === null &&
+    submission === null &&
+    isRecord(last) &&
+    /^submit\s*$/.test(strField(last, 'action') ?? '') &&
+    /^diff --git /m.test(strField(last, 'observation') ?? '');
+  const outcome = submitted ? 'submitted' : outcomeOfExitStatus(status, submission);
   if (outcome)
     items.push({
       kind: 'run_end',
@@ -120,7 +130,7 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
       thread: null,
       sourceId: null,
       outcome,
-      text: status !== null ? `exit_status: ${status}` : 'a submission',
+      text: status !== null ? `exit_status: ${status}` : submitted ? 'its last step, submit' : 'a submission',
     });
   meta = {
     ...meta,
@@ -134,6 +144,43 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
     version: strField(info, 'swe_agent_version'),
   };
   return { meta, items: withSourceIds(items), stats: tally.stats(), problems: tally.problems };
+}
+
+/**
+ * The steps of a trajectory that kept only its `history` (SWE-agent's demonstrations, trajectories/demonstrations/
+ * *.traj: `{history}`): each assistant message with an `action` is a step, its `thought` the text and the next
+ * `tool`/`user` message of `message_type: "observation"` its observation. Null when no message has an action.
+ */
+function stepsOfHistory(history: readonly unknown[]): Record<string, unknown>[] | null {
+  const steps: Record<string, unknown>[] = [];
+  history.forEach((m, i) => {
+    if (!isRecord(m) || m['role'] !== 'assistant' || typeof m['action'] !== 'string') return;
+    const next = history[i + 1];
+    const observed = isRecord(next) && next['message_type'] === 'observation';
+    const text = observed ? contentText(next['content']) : null;
+    const dir = text === null ? null : currentDirectory(text);
+    steps.push({
+      action: m['action'],
+      thought: strField(m, 'thought') ?? contentText(m['content']),
+      ...(text === null ? {} : { observation: withoutFooter(text) }),
+      ...(dir === null ? {} : { state: { working_dir: dir } }),
+    });
+  });
+  return steps.length > 0 ? steps : null;
+}
+
+/**
+ * A history observation without the lines the windowed tools append to it (`(Open file: …)`, `(Current directory:
+ * …)`, the `bash-$` prompt), which the trajectory's own observations do not hold.
+ */
+function withoutFooter(text: string): string {
+  return text.replace(/(?:\n\(Open file: [^\n]*\))?\n\(Current directory: [^\n]*\)\n?bash-\$\s*$/, '\n');
+}
+
+/** The `(Current directory: /repo)` line SWE-agent's windowed tools print after an observation. */
+function currentDirectory(observation: string | null): string | null {
+  const m = observation === null ? null : /^\(Current directory: (\/[^)\n]*)\)$/m.exec(observation);
+  return m?.[1] ?? null;
 }
 
 /** A step's `state`: an object, or (SWE-agent before 1.0) the JSON text of one, `{"open_file": …, "working_dir": …}`. */
