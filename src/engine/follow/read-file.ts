@@ -299,7 +299,8 @@ async function readLinesFile(
       const w = writer as SessionWriter | null;
       const t = target as Awaited<ReturnType<typeof openTarget>> | null;
       if (w !== null && t !== null) {
-        await w.finish({ keepThoughts: true, noteEnd: false });
+        // A torn tail left for the next look (not a budget stop): the file is being written, its run goes on.
+        await w.finish({ keepThoughts: true, noteEnd: false, torn: !read.stopped && offset < size });
         await saveUnit(
           wd,
           w,
