@@ -35,8 +35,7 @@ export function readMetaRecord(s: ParserState, type: string, record: Fields): vo
       s.meta.summaries.push({ text, leaf: str(record, 'leafUuid') });
       if (s.meta.summaries.length > 64) s.meta.summaries.shift();
     }
-  }
-  else if (type === 'custom-title') s.meta.customTitle = str(record, 'customTitle') ?? s.meta.customTitle;
+  } else if (type === 'custom-title') s.meta.customTitle = str(record, 'customTitle') ?? s.meta.customTitle;
   else if (type === 'ai-title') s.meta.aiTitle = str(record, 'aiTitle') ?? s.meta.aiTitle;
   count(s.skipped, type);
 }
