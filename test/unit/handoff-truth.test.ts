@@ -762,6 +762,12 @@ describe('a Claude Code session imported with its subagent file stays as its mai
     expect(point.firstUnfinishedAction.kind).toBe('done');
   });
 
+  it("the person's instruction and the agent's last words are the main thread's, not the subagent's", async () => {
+    const { point } = await imported(true);
+    expect(point.checkpoint.latestInstruction?.text).toBe('Write a spec for the missing CLI commands.');
+    expect(point.checkpoint.intention?.text).toBe('SPEC.md is written.');
+  });
+
   it('the main file alone ends the same way (control)', async () => {
     const { task } = await imported(false);
     expect(task.state).toBe('done');

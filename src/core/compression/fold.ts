@@ -280,7 +280,20 @@ function foldAnswer(state: CompressionFold, e: SessionEvent & { kind: 'answer' }
 }
 
 /** Folds one event (the next in id order) into `state`, in place; returns `state`. */
-export function stepFold(state: CompressionFold, e: SessionEvent): CompressionFold {
+/**
+ * Tasks whose words are not the session's: a child task (a subagent's thread) is given its prompt by the agent
+ * above it and speaks to that agent — its instruction is no instruction of the person's and its said notes are
+ * no stated intention of the session's agent. Its other events (files, checks, decisions…) fold as any.
+ */
+export interface FoldOptions {
+  readonly childTasks?: ReadonlySet<TaskId>;
+}
+
+export function stepFold(
+  state: CompressionFold,
+  e: SessionEvent,
+  options: FoldOptions = {},
+): CompressionFold {
   if (state.lastEventId !== null && e.id <= state.lastEventId) {
     throw new BrainError(
       'Internal',
@@ -291,8 +304,10 @@ export function stepFold(state: CompressionFold, e: SessionEvent): CompressionFo
   state.lastEventId = e.id;
   if (e.taskId !== null) state.lastTaskId = e.taskId;
   const { maxItems, maxEarlierInstructions } = state.limits;
+  const child = e.taskId !== null && options.childTasks?.has(e.taskId) === true;
   switch (e.kind) {
     case 'instruction':
+      if (child) break;
       state.firstInstruction ??= e.text;
       putNewest(state.instructions, normaliseInstruction(e.text), textOf(e), 1 + maxEarlierInstructions);
       break;
@@ -323,7 +338,7 @@ export function stepFold(state: CompressionFold, e: SessionEvent): CompressionFo
       state.lastProgress = { ...textOf(e), next: e.next };
       break;
     case 'note':
-      if (e.said) {
+      if (e.said && !child) {
         state.lastIntention = textOf(e);
         state.lastIntentionRan = e.stepId !== null;
       }
@@ -344,7 +359,11 @@ export function stepFold(state: CompressionFold, e: SessionEvent): CompressionFo
 }
 
 /** Folds events (in id order, all newer than the state) into `state`. */
-export function foldEvents(state: CompressionFold, events: readonly SessionEvent[]): CompressionFold {
-  for (const e of events) stepFold(state, e);
+export function foldEvents(
+  state: CompressionFold,
+  events: readonly SessionEvent[],
+  options: FoldOptions = {},
+): CompressionFold {
+  for (const e of events) stepFold(state, e, options);
   return state;
 }

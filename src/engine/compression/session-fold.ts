@@ -35,6 +35,10 @@ export function createSessionFolds(log: EventLog) {
   async function load(sessionId: SessionId) {
     const saved = await states.get(sessionId);
     const fold = restored(saved) ?? initialFold();
+    // A subagent's thread (a child task) speaks to its parent agent, not for the session (fold.ts FoldOptions).
+    const childTasks = new Set(
+      (await tasks.list(sessionId)).filter((t) => t.parentTaskId !== null).map((t) => t.id),
+    );
     let folded = 0;
     for (;;) {
       const after = fold.lastEventId;
@@ -42,7 +46,7 @@ export function createSessionFolds(log: EventLog) {
         ...(after === null ? {} : { afterId: after }),
         limit: FOLD_PAGE,
       });
-      foldEvents(fold, page);
+      foldEvents(fold, page, { childTasks });
       folded += page.length;
       if (page.length < FOLD_PAGE) break;
     }
