@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseClineTask, parseToolTags } from '../../src/core/importers/cline';
-import { generateClineTask, generateRooTask } from '../fixtures/transcripts/cline';
+import { clineNativeToolTask, generateClineTask, generateRooTask } from '../fixtures/transcripts/cline';
+import { memoryBrain } from './engine-helpers';
 import { expectTruth } from './import-gemini-truth';
 
 describe('Cline task folders (tool tags in the text)', () => {
@@ -191,5 +192,40 @@ describe('tool tags in assistant text', () => {
       closed: false,
     });
     expect(parseToolTags('<thinking>no tool here</thinking>').calls).toEqual([]);
+  });
+});
+
+describe('Cline 3.x: native tool calls answered by labelled text results', () => {
+  const task = clineNativeToolTask();
+  const calls = parseClineTask({ apiConversationHistory: task.text }).items.flatMap((i) =>
+    i.kind === 'tool_call' ? [i] : [],
+  );
+
+  it('pairs each call with its result: output, exit code, the saved file', () => {
+    expect(calls.map((c) => [c.call.tool, c.call.exitCode ?? null, c.call.output !== undefined])).toEqual([
+      ['read_file', null, true],
+      ['execute_command', 1, true],
+      ['replace_in_file', null, true],
+      ['replace_in_file', null, true],
+      ['execute_command', 0, true],
+    ]);
+    expect(calls[2]?.files).toEqual([{ path: 'src/app.ts', after: task.after }]);
+    expect(calls[3]?.files).toEqual([{ path: 'src/app.ts', after: task.edited }]);
+  });
+
+  it('imports: the failed and then passing check; the second edit opens as a diff to the body saved, the person’s', async () => {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [
+        { name: '1777073160794/api_conversation_history.json', data: new TextEncoder().encode(task.text) },
+      ],
+    });
+    const point = await api.resumePoint(sessions[0]!.sessionId);
+    expect(point.checkpoint.validations.map((v) => [v.command, v.result])).toEqual([['npm test', 'passed']]);
+    expect(point.filesChanged.map((f) => [f.path, f.checkpointEntryIds.length])).toEqual([['src/app.ts', 1]]);
+    const [task0] = await api.listTasks(sessions[0]!.sessionId);
+    const [entry] = await api.listCheckpoints(task0!.id);
+    const bodies = await api.readCheckpoint(entry!.id);
+    expect([bodies.before, bodies.after]).toEqual([task.after, task.edited]);
   });
 });

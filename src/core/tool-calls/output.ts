@@ -41,6 +41,9 @@ const headExit = [
   /^Exit code:? (-?\d{1,3})\s*$/, // Claude Code (`Exit code 1`, on errors), Codex (`Exit code: 0`)
   /^Process exited with code (-?\d{1,3})\s*$/, // Codex exec_command
   /^<returncode>(-?\d{1,3})<\/returncode>\s*$/, // mini-swe-agent
+  // Cline (3.x): `Command executed successfully (exit code 0).` / `Command failed with exit code 1.`
+  /^Command executed successfully \(exit code:? (-?\d{1,3})\)\.?\s*$/,
+  /^Command failed with exit code:? (-?\d{1,3})\.?\s*$/,
 ];
 const tailExit = [
   /^\[The command completed with exit code (-?\d{1,3})\.\]$/, // OpenHands
@@ -50,7 +53,8 @@ const tailExit = [
 /**
  * The exit code an agent wrote into the output text: Claude Code's `Exit code N` first line, Codex's `Exit
  * code: N` / `Process exited with code N` header or its JSON `{output, metadata: {exit_code}}`, mini-swe-agent's
- * `<returncode>`, OpenHands' closing `[… exit code N]`. Null when there is none.
+ * `<returncode>`, Cline's `Command executed successfully (exit code 0).` / `Command failed with exit code N.`,
+ * OpenHands' closing `[… exit code N]`. Null when there is none.
  */
 export function exitCodeInOutput(output: string): { exitCode: number; text: string } | null {
   if (output.startsWith('{') && output.includes('"exit_code"') && output.length <= maxScanChars) {

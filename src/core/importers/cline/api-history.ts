@@ -17,6 +17,7 @@ import {
   tagInput,
   textOf,
   toolCall,
+  finalFileContent,
   workingDirectory,
   type Pending,
 } from './content';
@@ -49,6 +50,8 @@ export function walkApiHistory(
   ) => {
     const call = toolCall(p, result);
     const at = ctx.atOf(p.index, (messages[p.index] as Record<string, unknown>)['ts'], 'assistant');
+    // The body the edit left, when the result holds it (a refused call's has none).
+    const saved = call.error === undefined ? finalFileContent(result?.output) : null;
     byIndex[index]?.push({
       kind: 'tool_call',
       at,
@@ -57,6 +60,7 @@ export function walkApiHistory(
       sourceId: p.id,
       callId: p.id,
       call,
+      ...(saved === null ? {} : { files: [saved] }),
     });
   };
   messages.forEach((raw, index) => {
@@ -168,6 +172,19 @@ export function walkApiHistory(
         const [p] = tagPending.splice(at < 0 ? 0 : at, 1);
         resultInstructions(result, p?.name ?? null, common, out);
         if (p) emit(index, p, { output: result });
+        continue;
+      }
+      // Cline 3.x with native tool calls answers them in labelled text too (`[read_file for 'x'] Result:`), not in
+      // tool_result blocks: each answers the earliest call of that name still waiting (else the earliest call).
+      if (header && native.size > 0) {
+        const waiting = [...native.values()];
+        const p = waiting.find((w) => w.name === header[1]) ?? (waiting[0] as Pending);
+        let result = text.slice(header[0].length).replace(/^\n/, '');
+        if (result === '' && k + 1 < blocks.length && textOf(blocks[k + 1]) !== '')
+          result = textOf(blocks[++k]);
+        native.delete(p.id as string);
+        resultInstructions(result, p.name, common, out);
+        emit(index, p, { output: result });
         continue;
       }
       instructions(text, common, out);

@@ -105,9 +105,27 @@ export function toolCall(p: Pending, result: { output?: string; isError?: boolea
   if (failed.test(output)) return { tool: p.name, input: p.input, error: output.slice(0, 2000) };
   if (result.isError) call.error = output.slice(0, 2000);
   if (p.name === 'execute_command') {
-    // Roo: `Command executed in terminal within working directory '…'. Exit code: N`; Cline writes none.
+    // Roo: `Command executed in terminal within working directory '…'. Exit code: N`; Cline 3.x `Command executed
+    // successfully (exit code 0).` / `Command failed with exit code N.` (exitCodeInOutput); older Cline none.
     const roo = /^(?:[^\n]*\n)?[^\n]*?Exit code: (-?\d{1,3})\b/.exec(output);
     call.exitCode = roo ? Number(roo[1]) : (exitCodeInOutput(output)?.exitCode ?? null);
   }
   return call;
+}
+
+/**
+ * The body a file edit left, as Cline answers write_to_file / replace_in_file: `The content was successfully saved
+ * to P.` then `<final_file_content path="P">` … `</final_file_content>` — the file as saved, with the person's
+ * own edits in the diff view (`The user made the following updates to your content:`) included.
+ */
+export function finalFileContent(output: string | undefined): { path: string; after: string } | null {
+  if (output === undefined) return null;
+  const open = /<final_file_content path="([^"\n]+)">\n?/.exec(output);
+  if (!open) return null;
+  const start = open.index + open[0].length;
+  const end = output.indexOf('</final_file_content>', start);
+  if (end < 0) return null;
+  const body = output.slice(start, end);
+  // Cline writes `…path="P">\n${content}\n</final_file_content>`.
+  return { path: open[1] as string, after: body.endsWith('\n') ? body.slice(0, -1) : body };
 }
