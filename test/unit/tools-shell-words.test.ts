@@ -5,6 +5,7 @@
  * that ends a run.
  */
 import { describe, expect, it } from 'vitest';
+import { classifyToolCall } from '../../src/core/tool-calls';
 import { lex } from '../../src/core/tool-calls/shell/lex';
 
 function wordsOf(src: string) {
@@ -77,5 +78,34 @@ describe('lex: one word, every field', () => {
         t.kind === 'word' ? t.value : t.kind === 'redirect' ? `${t.fd}${t.op}${t.target?.value}` : t.op,
       ),
     ).toEqual(['cmd', '2>err.log', '12', 'x']);
+  });
+});
+
+describe('a cmd.exe command line (Cline on Windows)', () => {
+  const run = (command: string, output = '') =>
+    classifyToolCall(
+      { tool: 'execute_command', input: { command }, output, exitCode: 0 },
+      { root: 'c:/Apps/shop' },
+    );
+
+  it('backslashes are path separators, and /s /q /f are switches, not files', () => {
+    const m = run(
+      'cd c:\\Apps\\shop\\terraform && del /f /q .terraform.lock.hcl && rmdir /s /q .terraform && terraform init',
+    );
+    expect(m.fileEffects.map((e) => [e.kind, e.path])).toEqual([
+      ['delete', 'c:/Apps/shop/terraform/.terraform.lock.hcl'],
+      ['delete', 'c:/Apps/shop/terraform/.terraform'],
+    ]);
+  });
+
+  it('a check keeps its folder: `cd c:\\Apps\\shop && npx tsc --noEmit`', () => {
+    const m = run('cd c:\\Apps\\shop && npx tsc --noEmit 2>&1', 'src/a.ts(1,7): error TS2322: Type x.\n');
+    expect(m.checks.map((c) => c.command)).toEqual(['npx tsc --noEmit 2>&1']);
+    expect(m.checks[0]?.scope ?? null).toBeNull();
+  });
+
+  it('a POSIX line keeps its backslash escapes (control)', () => {
+    const m = run('rm my\\ file.txt');
+    expect(m.fileEffects.map((e) => e.path)).toEqual(['my file.txt']);
   });
 });

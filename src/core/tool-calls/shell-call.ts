@@ -38,6 +38,15 @@ function stashMove(effects: readonly FileEffect[], from: number): boolean | null
 
 export const maxCommandChars = 1024 * 1024;
 
+/**
+ * A command line for cmd.exe or PowerShell (it names a drive path with backslashes: `cd c:\\App\\web && …`) uses the
+ * backslash as the path separator, never as an escape: read as a POSIX shell would read it, `c:\\App\\web` became
+ * `c:Appweb`. Its backslashes are read as `/` (a path means the same; a check's command shows `c:/App/web`).
+ */
+function windowsPaths(command: string): string {
+  return /(?:^|[\s"'=(])[A-Za-z]:\\[^\s\\]/.test(command) ? command.replace(/\\/g, '/') : command;
+}
+
 export function readShellCall(
   command: string,
   workdir: string | null,
@@ -52,7 +61,7 @@ export function readShellCall(
       `The command line is ${command.length} characters long: only the first ${maxCommandChars} were read.`,
     );
   }
-  const line = shellLine(source, context?.root ?? null, workdir);
+  const line = shellLine(windowsPaths(source), context?.root ?? null, workdir);
   notes.push(...line.problems);
   const out: ShellReading = { effects: [], reads: [], notes, checks: [], scripts: [], setAside: null };
   const pending: PendingCheck[] = [];

@@ -15,6 +15,8 @@ import { redirectWrites, teeWrites } from './shell-writes';
 import { sweAgentEditor } from './swe-agent';
 
 const positional = (args: readonly string[]) => args.filter((a) => !a.startsWith('-') || a === '-');
+/** A cmd.exe switch (`/s`, `/q`, `/f`, `/a:h`): one letter after the slash, never a path of a POSIX shell. */
+const cmdSwitch = /^\/[a-zA-Z](?::\S*)?$/;
 
 /**
  * Effects (and notes) of `unit`, appended to `out`; a path named by a word the shell expands (`$f`, `*.pyc`) is
@@ -77,8 +79,19 @@ function unitEffects(unit: ShellUnit, out: EditReading): void {
       return;
     }
     case 'rmdir':
-      for (const dir of positional(args))
-        out.effects.push({ kind: 'delete', path: at(dir), via: name, change: null, recursive: false });
+    case 'rd': {
+      // cmd.exe's `rmdir /s /q dir`: `/s` (the whole tree) and `/q` are switches, not directories.
+      const switches = args.filter((a) => cmdSwitch.test(a));
+      const recursive = switches.some((a) => a.toLowerCase() === '/s');
+      for (const dir of positional(args).filter((a) => !cmdSwitch.test(a)))
+        out.effects.push({ kind: 'delete', path: at(dir), via: name, change: null, recursive });
+      return;
+    }
+    case 'del':
+    case 'erase':
+      // cmd.exe's `del /f /q file…` (there is no `del` in a POSIX shell).
+      for (const file of positional(args).filter((a) => !cmdSwitch.test(a)))
+        out.effects.push({ kind: 'delete', path: at(file), via: name, change: 'deleted', recursive: false });
       return;
     case 'mv':
     case 'cp':

@@ -30,6 +30,10 @@ export function normalisePath(path: string): string {
   return out.join('/');
 }
 
+/** `/x`, or a Windows drive path `c:/x` (a cmd.exe line's backslashes are read as `/`: shell-call.ts). */
+const drive = /^[A-Za-z]:\//;
+const rooted = (path: string) => path.startsWith('/') || drive.test(path);
+
 export function enterDirectory(
   scope: string | null,
   target: string | null,
@@ -38,11 +42,13 @@ export function enterDirectory(
   if (target === null || target === '' || target === '-' || target.startsWith('~') || target.includes('$')) {
     return null;
   }
-  if (target.startsWith('/')) {
+  if (rooted(target)) {
     const base = root ? root.replace(/\/+$/, '') : null;
     if (!base || base === '') return null;
-    if (target === base || target === base + '/') return null;
-    if (!target.startsWith(base + '/')) return null;
+    // A drive path names the same folder whatever its letters' case.
+    const [t, b] = drive.test(target) ? [target.toLowerCase(), base.toLowerCase()] : [target, base];
+    if (t === b || t === b + '/') return null;
+    if (!t.startsWith(b + '/')) return null;
     return normalisePath(target.slice(base.length + 1)) || null;
   }
   return normalisePath(scope ? `${scope}/${target}` : target) || null;
@@ -54,17 +60,16 @@ export function enterDirectory(
  */
 export function inScope(scope: string | null, path: string): string {
   if (path.includes('$') || path === '') return path;
-  if (path.startsWith('/') || path.startsWith('~')) return normaliseAbsolute(path);
+  if (rooted(path) || path.startsWith('~')) return normaliseAbsolute(path);
   if (!scope) return normalisePath(path) || '.';
-  if (scope.startsWith('/') || scope.startsWith('~')) return normaliseAbsolute(`${scope}/${path}`);
+  if (rooted(scope) || scope.startsWith('~')) return normaliseAbsolute(`${scope}/${path}`);
   return normalisePath(`${scope}/${path}`) || '.';
 }
 
 /** The directory a `cd` leads to, for resolving paths: absolute targets kept, relative ones joined. */
 export function changeDirectory(cwd: string | null, target: string | null): string | null {
   if (target === null || target === '' || target === '-') return null;
-  if (target.startsWith('/') || target.startsWith('~') || target.startsWith('$'))
-    return normaliseAbsolute(target);
+  if (rooted(target) || target.startsWith('~') || target.startsWith('$')) return normaliseAbsolute(target);
   return inScope(cwd, target);
 }
 
@@ -74,5 +79,6 @@ function normaliseAbsolute(path: string): string {
     const rest = normalisePath(path.slice(1));
     return rest ? `~/${rest}` : '~';
   }
+  if (drive.test(path)) return `${path.slice(0, 2)}/${normalisePath(path.slice(3))}`.replace(/\/$/, '');
   return `/${normalisePath(path)}`;
 }
