@@ -229,3 +229,96 @@ describe('Cline 3.x: native tool calls answered by labelled text results', () =>
     expect([bodies.before, bodies.after]).toEqual([task.after, task.edited]);
   });
 });
+
+describe('a Cline task resumed in another folder', () => {
+  const env = (dir: string) =>
+    `<environment_details>\n# Current Working Directory (${dir}) Files\nsrc/\n</environment_details>`;
+  const history = (resumed: boolean) => [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: '<task>\nMove the app.\n</task>' },
+        { type: 'text', text: env('/home/dev/shop-old') },
+      ],
+      ts: 1,
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }], ts: 2 },
+    ...(resumed
+      ? [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'text',
+                text: "[TASK RESUMPTION] This task was interrupted 3 days ago. The current working directory is now '/home/dev/shop'.",
+              },
+              { type: 'text', text: env('/home/dev/shop') },
+            ],
+            ts: 3,
+          },
+        ]
+      : []),
+  ];
+  it('its working directory is the folder it went on in', () => {
+    expect(parseClineTask({ apiConversationHistory: JSON.stringify(history(true)) }).meta.cwd).toBe(
+      '/home/dev/shop',
+    );
+    // Control: not resumed, the first.
+    expect(parseClineTask({ apiConversationHistory: JSON.stringify(history(false)) }).meta.cwd).toBe(
+      '/home/dev/shop-old',
+    );
+  });
+});
+
+describe('a Cline task on Windows', () => {
+  const file = 'c:\\Apps\\shop\\src\\health.ts';
+  const history = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: '<task>\nAdd a health check.\n</task>' },
+        {
+          type: 'text',
+          text: '<environment_details>\n# Current Working Directory (c:/Apps/shop) Files\nsrc/\n</environment_details>',
+        },
+      ],
+      ts: 1,
+    },
+    {
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool_use',
+          id: 'tooluse_w',
+          name: 'write_to_file',
+          input: { path: file, content: 'export const ok = true;\n' },
+          call_id: 'tooluse_w',
+        },
+      ],
+      ts: 2,
+    },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: `[write_to_file for '${file}'] Result:\nThe content was successfully saved to c:/Apps/shop/src/health.ts.\n\n<final_file_content path="c:/Apps/shop/src/health.ts">\nexport const ok = true;\n\n</final_file_content>\n`,
+        },
+      ],
+      ts: 3,
+    },
+  ];
+  it('its files are named from the project folder, a drive path being absolute', async () => {
+    const { api } = await memoryBrain();
+    const { sessions } = await api.importTranscript({
+      files: [
+        {
+          name: '1777000000000/api_conversation_history.json',
+          data: new TextEncoder().encode(JSON.stringify(history)),
+        },
+      ],
+    });
+    const point = await api.resumePoint(sessions[0]!.sessionId);
+    expect(point.filesChanged.map((f) => f.path)).toEqual(['src/health.ts']);
+  });
+});

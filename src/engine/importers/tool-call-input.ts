@@ -86,7 +86,8 @@ export async function toolCallInput(item: ToolCallItem, c: CallContext): Promise
     taskId: c.taskId,
     call: item.call,
     ...(files.length > 0 ? { files } : {}),
-    ...(cwd && cwd.startsWith('/') ? { root: cwd } : {}),
+    // An absolute folder: POSIX, or a Windows drive (`c:/Apps/shop`, `C:\\Apps\\shop`: Cline on Windows).
+    ...(cwd && /^(?:\/|[A-Za-z]:[\\/])/.test(cwd) ? { root: cwd } : {}),
     ...(c.thought === null ? {} : { thought: c.thought }),
     at: c.at,
   };

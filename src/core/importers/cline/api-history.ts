@@ -159,7 +159,9 @@ export function walkApiHistory(
       }
       if (type !== 'text') continue;
       const text = textOf(block);
-      if (cwd === null) cwd = workingDirectory(text);
+      // The latest: a task resumed elsewhere ('[TASK RESUMPTION] … The current working directory is now …') goes on
+      // in the new folder, where its later work, and the handoff, are.
+      cwd = workingDirectory(text) ?? cwd;
       const header = resultHeader.exec(text);
       const fenced = text.startsWith('<function_results>');
       if ((header || fenced) && tagPending.length > 0) {
