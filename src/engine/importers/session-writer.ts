@@ -349,18 +349,20 @@ export function createSessionWriter(
     const finalAnswer = chatAgents.has(meta().agent) && answeredLast && !torn;
     const done = ended !== null || finalAnswer;
     const task = await deps.tasks.get(target.taskId);
-    const now = meta().startedAt ?? ctx.clock.now();
+    // The run's own time: its last record's (the note, the task's and so the session's last change are when the
+    // run ended, not when it began, nor when it was imported).
+    const at = lastAt ?? meta().startedAt ?? ctx.clock.now();
     if (done && task.state === 'running') {
       if (ended === null && noteEnd) {
         const text = 'The run ended: the agent gave its final answer with no tool call pending.';
         await events(
           [parseEventInput({ sessionId: target.sessionId, taskId: target.taskId, kind: 'progress', text })],
-          now,
+          at,
         );
       }
-      await deps.tasks.setState(target.taskId, 'done', ctx.clock.now());
+      await deps.tasks.setState(target.taskId, 'done', at);
     } else if (!done && task.state === 'done') {
-      await deps.tasks.setState(target.taskId, 'running', ctx.clock.now());
+      await deps.tasks.setState(target.taskId, 'running', at);
     }
   }
 

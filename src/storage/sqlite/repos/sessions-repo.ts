@@ -40,8 +40,9 @@ export function createSessionsRepo(db: SqlDriver) {
       return toSession(row);
     },
 
+    /** The session changed at `now`; never moves its time back (an import writes items at their own times). */
     async touch(id: SessionId, now: number): Promise<void> {
-      await db.run('UPDATE sessions SET updated_at = ? WHERE id = ?', [now, id]);
+      await db.run('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?', [now, id]);
     },
 
     async setCurrentTask(id: SessionId, taskId: TaskId | null, now: number): Promise<void> {
