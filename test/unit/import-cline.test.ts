@@ -213,7 +213,7 @@ describe('Cline 3.x: native tool calls answered by labelled text results', () =>
     expect(calls[3]?.files).toEqual([{ path: 'src/app.ts', after: task.edited }]);
   });
 
-  it('imports: the failed and then passing check; the second edit opens as a diff to the body saved, the person’s', async () => {
+  it('imports: the failed and then passing check; both edits open as diffs — the first from the body told back from the file it saved, the second to the body saved, the person’s', async () => {
     const { api } = await memoryBrain();
     const { sessions } = await api.importTranscript({
       files: [
@@ -222,11 +222,16 @@ describe('Cline 3.x: native tool calls answered by labelled text results', () =>
     });
     const point = await api.resumePoint(sessions[0]!.sessionId);
     expect(point.checkpoint.validations.map((v) => [v.command, v.result])).toEqual([['npm test', 'passed']]);
-    expect(point.filesChanged.map((f) => [f.path, f.checkpointEntryIds.length])).toEqual([['src/app.ts', 1]]);
+    expect(point.filesChanged.map((f) => [f.path, f.checkpointEntryIds.length])).toEqual([['src/app.ts', 2]]);
     const [task0] = await api.listTasks(sessions[0]!.sessionId);
-    const [entry] = await api.listCheckpoints(task0!.id);
-    const bodies = await api.readCheckpoint(entry!.id);
-    expect([bodies.before, bodies.after]).toEqual([task.after, task.edited]);
+    const entries = await api.listCheckpoints(task0!.id);
+    const bodies = await Promise.all(entries.map((e) => api.readCheckpoint(e.id)));
+    // The first edit of a file never read whole: its body before, told back from the saved file (the read tool's
+    // numbered lines are not it), is the file as it was.
+    expect(bodies.map((b) => [b.before, b.after])).toEqual([
+      [task.before, task.after],
+      [task.after, task.edited],
+    ]);
   });
 });
 

@@ -154,3 +154,61 @@ function searchReplace(body: string, search: string, replace: string): string | 
   }
   return null;
 }
+
+/** The one place `text` occurs in `body`, or -1 when it is empty, absent, or there more than once. */
+function onlyPlace(body: string, text: string): number {
+  if (text === '') return -1;
+  const at = body.indexOf(text);
+  return at >= 0 && body.indexOf(text, at + 1) < 0 ? at : -1;
+}
+
+/**
+ * The body before `edits`, told from the body after them — for an edit whose tool returned the file it saved (Cline's
+ * `replace_in_file`, Roo's `apply_diff`) when the body before it was never seen (the agent's first edit of a file it
+ * did not read whole): each replacement, taken back from the last, must stand in exactly one place of the body, and
+ * the edits replayed onto the result must give the body after exactly. Else null: not told (never a guess).
+ */
+export function unapplyEdits(after: string, edits: readonly TextEdit[]): string | null {
+  // A file with CRLF line ends (Windows) edited by blocks written with LF (the model's): taken back on its lines,
+  // and the body before keeps the file's line ends.
+  if (after.includes('\r\n') && !/(?:^|[^\r])\n/.test(after)) {
+    const lf = (text: string) => text.replaceAll('\r\n', '\n');
+    const told = unapplyExact(
+      lf(after),
+      edits.map((e) => lfEdit(e, lf)),
+    );
+    return told === null ? null : told.replaceAll('\n', '\r\n');
+  }
+  return unapplyExact(after, edits);
+}
+
+function lfEdit(edit: TextEdit, lf: (text: string) => string): TextEdit {
+  if (edit.type === 'replace') return { ...edit, old: lf(edit.old), new: lf(edit.new) };
+  if (edit.type === 'search-replace')
+    return { ...edit, blocks: edit.blocks.map((b) => ({ search: lf(b.search), replace: lf(b.replace) })) };
+  return edit;
+}
+
+function unapplyExact(after: string, edits: readonly TextEdit[]): string | null {
+  const steps: { readonly old: string; readonly new: string }[] = [];
+  for (const edit of edits) {
+    if (edit.type === 'replace' && !edit.all) steps.push({ old: edit.old, new: edit.new });
+    else if (edit.type === 'search-replace')
+      for (const block of edit.blocks) steps.push({ old: block.search, new: block.replace });
+    else return null;
+  }
+  if (steps.length === 0) return null;
+  let body = after;
+  for (const step of [...steps].reverse()) {
+    const at = onlyPlace(body, step.new);
+    if (at < 0) return null;
+    body = body.slice(0, at) + step.old + body.slice(at + step.new.length);
+  }
+  let replayed = body;
+  for (const edit of edits) {
+    const result = applyTextEdit(replayed, edit);
+    if (!result.ok || result.after === null) return null;
+    replayed = result.after;
+  }
+  return replayed === after ? body : null;
+}

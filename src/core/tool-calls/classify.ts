@@ -199,6 +199,7 @@ function textOf(input: unknown): string | null {
     'pattern',
     'path',
     'file_path',
+    'absolutePath',
     'url',
     'prompt',
     'description',

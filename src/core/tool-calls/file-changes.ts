@@ -4,7 +4,7 @@
  * caller, carried by the call (a Write's content, a heredoc, Claude Code's `originalFile`), or replayed onto the
  * body the session last recorded for that path (`known`). `undefined` is "not known"; `null` is "did not exist".
  */
-import { applyEdit } from './apply-edit';
+import { applyEdit, unapplyEdits } from './apply-edit';
 import { classifyToolCall } from './classify';
 import type { ToolCall } from './types';
 import type { FileEffect } from './effect-types';
@@ -253,8 +253,15 @@ export function planFileChanges(
       if (d.after === null) d.after = '';
       continue;
     }
-    if (e.after !== undefined && e.after !== null) d.after = e.after;
-    else if (e.kind === 'delete') d.after = null;
+    if (e.after !== undefined && e.after !== null) {
+      // The tool returned the file it saved; the body before its first edit here, never seen, is told back from
+      // it where the edits say exactly what they replaced (unapplyEdits) — so the change opens as a diff.
+      if (e.kind === 'edit' && d.before === undefined && d.via.length === 1 && typeof e.after === 'string') {
+        const before = unapplyEdits(e.after, e.edits);
+        if (before !== null) d.before = before;
+      }
+      d.after = e.after;
+    } else if (e.kind === 'delete') d.after = null;
     else if (e.kind === 'write' && e.body !== null) d.after = e.body;
     else if (start === undefined) {
       d.after = undefined;
@@ -275,6 +282,16 @@ export function planFileChanges(
     if (!byEffects) d.via.push('captured');
     if (c.before !== undefined) d.before = c.before;
     if (c.after !== undefined) d.after = c.after;
+    // The tool returned the file it saved (Cline's final_file_content) and the body before was never seen: told
+    // back from it where the call's edits of this path say exactly what they replaced — so the change opens as a
+    // diff.
+    if (d.before === undefined && typeof c.after === 'string' && byEffects) {
+      const edits = effects.flatMap((e) =>
+        e.kind === 'edit' && !e.from && recordedPath(e.path, root).path === path ? e.edits : [],
+      );
+      const told = edits.length > 0 ? unapplyEdits(c.after, edits) : null;
+      if (told !== null) d.before = told;
+    }
     // Not read, and no effect of the call told it: the diff is the change.
     else if (c.diff !== undefined && !byEffects) d.after = undefined;
     if (c.diff !== undefined) {

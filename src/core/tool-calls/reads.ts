@@ -27,7 +27,16 @@ const read = (
 /** A read tool's call. */
 export function readToolReads(handler: Handler, tool: string, input: unknown): FileRead[] {
   const f = asFields(input);
-  const path = str(f, 'file_path', 'absolute_path', 'path', 'dir_path', 'target_file', 'directory');
+  const path = str(
+    f,
+    'file_path',
+    'absolute_path',
+    'absolutePath',
+    'path',
+    'dir_path',
+    'target_file',
+    'directory',
+  );
   switch (handler) {
     case 'read':
       return path === null ? [] : [read(path, 'file', tool, null, lineRange(f))];

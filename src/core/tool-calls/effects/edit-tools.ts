@@ -26,7 +26,17 @@ export interface EditReading {
 }
 
 const pathOf = (f: Fields | null) =>
-  str(f, 'file_path', 'path', 'absolute_path', 'target_file', 'filePath', 'notebook_path', 'filename');
+  str(
+    f,
+    'file_path',
+    'path',
+    'absolute_path',
+    'absolutePath',
+    'target_file',
+    'filePath',
+    'notebook_path',
+    'filename',
+  );
 
 function write(path: string, via: string, body: string, result: Fields | null): FileEffect {
   const type = str(result, 'type');
