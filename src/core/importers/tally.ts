@@ -2,7 +2,7 @@
  * The counters every parse keeps (records, skipped, unknown, malformed, duplicates) and its problems, turned
  * into the plain `TranscriptStats` at the end — shared by the importers of document and folder formats.
  */
-import type { TranscriptItem, TranscriptProblem, TranscriptStats } from './types';
+import type { AgentKind, TranscriptItem, TranscriptMeta, TranscriptProblem, TranscriptStats } from './types';
 
 /** What every parse counts, the streaming line parsers' states included. */
 export interface ParseCounters {
@@ -107,6 +107,39 @@ export function strField(record: Record<string, unknown>, key: string): string |
 /** Why `JSON.parse` refused a text, in one short line. */
 export function jsonError(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? 'not JSON') : 'not JSON';
+}
+
+/**
+ * A text parsed as JSON — or, when it is not JSON, `{ ok: false }` with it counted as malformed and the problem
+ * (`not valid JSON: …`) said at `line` of `file`.
+ */
+export function parseJsonCounted(
+  text: string,
+  tally: Tally,
+  line = 1,
+  file?: string,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    tally.malformed++;
+    tally.problem(line, `not valid JSON: ${jsonError(error)}`, file);
+    return { ok: false };
+  }
+}
+
+/** What a transcript tells of its session before its records are read: its agent, and the id its name gives. */
+export function emptyMeta(agent: AgentKind, sessionId: string | null = null): TranscriptMeta {
+  return {
+    agent,
+    sessionId,
+    title: null,
+    cwd: null,
+    startedAt: null,
+    model: null,
+    version: null,
+    parentSessionId: null,
+  };
 }
 
 /**

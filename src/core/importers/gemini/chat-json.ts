@@ -6,30 +6,16 @@
 import type { ParsedTranscript, TranscriptItem } from '../types';
 import { recordItems, type MutableMetaLike } from './line-parser';
 import { createMessageState, toolCallItem } from './records';
-import { createTally, isRecord, jsonError, withSourceIds } from '../tally';
+import { createTally, emptyMeta, isRecord, parseJsonCounted, withSourceIds } from '../tally';
 
 export function parseGeminiChatJson(text: string): ParsedTranscript {
   const tally = createTally();
   const state = createMessageState();
-  const meta: MutableMetaLike = {
-    agent: 'gemini-cli',
-    sessionId: null,
-    title: null,
-    cwd: null,
-    startedAt: null,
-    model: null,
-    version: null,
-    parentSessionId: null,
-  };
+  const meta: MutableMetaLike = emptyMeta('gemini-cli');
   const items: TranscriptItem[] = [];
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    tally.malformed++;
-    tally.problem(1, `not valid JSON: ${jsonError(error)}`);
-    return { meta, items, stats: tally.stats(), problems: tally.problems };
-  }
+  const parsed = parseJsonCounted(text, tally);
+  if (!parsed.ok) return { meta, items, stats: tally.stats(), problems: tally.problems };
+  const doc = parsed.value;
   if (!isRecord(doc) || !Array.isArray(doc['messages'])) {
     tally.malformed++;
     tally.problem(1, 'not a Gemini CLI chat: no messages array');

@@ -7,31 +7,20 @@
  * `line` is its 1-based index. The object the API returns, `{trajectory: […]}`, is read the same way.
  */
 import type { ParsedTranscript, Sniff, TranscriptItem, TranscriptMeta } from '../types';
-import { createTally, isRecord, jsonError, timeOf, withSourceIds } from '../tally';
+import { createTally, emptyMeta, isRecord, parseJsonCounted, timeOf, withSourceIds } from '../tally';
 import { createV0Walk, openV0Actions, v0EventItems } from './v0';
 
 export function parseOpenHandsTrajectory(text: string, name = ''): ParsedTranscript {
   const tally = createTally();
   const items: TranscriptItem[] = [];
   const file = name.slice(name.lastIndexOf('/') + 1);
-  let meta: TranscriptMeta = {
-    agent: 'openhands',
-    sessionId: file.replace(/\.json$/i, '').replace(/^trajectory-/, '') || null,
-    title: null,
-    cwd: null,
-    startedAt: null,
-    model: null,
-    version: null,
-    parentSessionId: null,
-  };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    tally.malformed++;
-    tally.problem(1, `not valid JSON: ${jsonError(error)}`);
-    return { meta, items, stats: tally.stats(), problems: tally.problems };
-  }
+  let meta: TranscriptMeta = emptyMeta(
+    'openhands',
+    file.replace(/\.json$/i, '').replace(/^trajectory-/, '') || null,
+  );
+  const parsed = parseJsonCounted(text, tally);
+  if (!parsed.ok) return { meta, items, stats: tally.stats(), problems: tally.problems };
+  const doc = parsed.value;
   const events = Array.isArray(doc) ? doc : isRecord(doc) ? doc['trajectory'] : null;
   if (!Array.isArray(events)) {
     tally.malformed++;

@@ -17,7 +17,7 @@
 import type { ToolCall } from '../../tool-calls/types';
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { isMiniSubmitCommand, outcomeOfExitStatus } from '../run-end';
-import { createTally, isRecord, jsonError, strField, withSourceIds } from '../tally';
+import { createTally, emptyMeta, isRecord, parseJsonCounted, strField, withSourceIds } from '../tally';
 import { submissionItem, unshownSubmission } from './submission';
 
 const fence = /```(?:mswea_bash_command|bash)[^\n]*\n([\s\S]*?)\n```/g;
@@ -39,24 +39,10 @@ export function parseMiniSweAgentTrajectory(
   const sessionId = options.name
     ? (options.name.split('/').pop() ?? '').replace(/\.traj\.json$/, '') || null
     : null;
-  let meta: TranscriptMeta = {
-    agent: 'mini-swe-agent',
-    sessionId,
-    title: null,
-    cwd: null,
-    startedAt: null,
-    model: null,
-    version: null,
-    parentSessionId: null,
-  };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    tally.malformed++;
-    tally.problem(1, `not valid JSON: ${jsonError(error)}`);
-    return { meta, items, stats: tally.stats(), problems: tally.problems };
-  }
+  let meta: TranscriptMeta = emptyMeta('mini-swe-agent', sessionId);
+  const parsed = parseJsonCounted(text, tally);
+  if (!parsed.ok) return { meta, items, stats: tally.stats(), problems: tally.problems };
+  let doc = parsed.value;
   // The first releases wrote the bare list of messages (`[{role, content}, …]`), with no `info`.
   if (Array.isArray(doc)) doc = { messages: doc };
   if (!isRecord(doc) || !Array.isArray(doc['messages'])) {

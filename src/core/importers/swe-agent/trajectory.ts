@@ -13,7 +13,15 @@
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { outcomeOfExitStatus } from '../run-end';
-import { createTally, isRecord, jsonError, leafText, strField, withSourceIds } from '../tally';
+import {
+  createTally,
+  emptyMeta,
+  isRecord,
+  leafText,
+  parseJsonCounted,
+  strField,
+  withSourceIds,
+} from '../tally';
 import { submissionItem, unshownSubmission } from './submission';
 
 const knownKeys = new Set(['trajectory', 'history', 'info', 'replay_config', 'environment', 'attempts']);
@@ -29,24 +37,10 @@ export function parseSweAgentTrajectory(text: string, options: TrajectoryOptions
   const sessionId = options.name
     ? (options.name.split('/').pop() ?? '').replace(/\.traj$/, '') || null
     : null;
-  let meta: TranscriptMeta = {
-    agent: 'swe-agent',
-    sessionId,
-    title: null,
-    cwd: null,
-    startedAt: null,
-    model: null,
-    version: null,
-    parentSessionId: null,
-  };
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    tally.malformed++;
-    tally.problem(1, `not valid JSON: ${jsonError(error)}`);
-    return { meta, items, stats: tally.stats(), problems: tally.problems };
-  }
+  let meta: TranscriptMeta = emptyMeta('swe-agent', sessionId);
+  const parsed = parseJsonCounted(text, tally);
+  if (!parsed.ok) return { meta, items, stats: tally.stats(), problems: tally.problems };
+  const doc = parsed.value;
   const history = isRecord(doc) && Array.isArray(doc['history']) ? doc['history'] : [];
   const steps =
     isRecord(doc) && Array.isArray(doc['trajectory']) ? doc['trajectory'] : stepsOfHistory(history);
