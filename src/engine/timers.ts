@@ -7,7 +7,8 @@ import type { TimerPort } from '../core/retention/index';
 export const globalTimers: TimerPort = {
   now: () => performance.now(),
   set: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
+    // The work `fn` started goes on by itself (each feature handles its own failures).
+    const handle = setTimeout(() => void fn(), ms);
     // In Node (tests) a pending job must not keep the process alive.
     (handle as { unref?: () => void }).unref?.();
     return handle;

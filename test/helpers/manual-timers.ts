@@ -1,6 +1,6 @@
 /**
  * Timers on a hand-moved clock, for the engine's timer port (`TimerPort`): `advance(ms)` fires what falls due, in
- * order of due time (then of setting), letting the event loop turn after each; `next()` is when the next one is due;
+ * order of due time (then of setting), each awaited with the work it returns; `next()` is when the next one is due;
  * `pending()` how many wait.
  */
 import type { TimerPort } from '../../src/core/retention/index';
@@ -8,7 +8,7 @@ import type { TimerPort } from '../../src/core/retention/index';
 export function manualTimers() {
   let now = 0;
   let nextId = 1;
-  const pending = new Map<number, { at: number; fn: () => void }>();
+  const pending = new Map<number, { at: number; fn: () => void | Promise<unknown> }>();
   const timers: TimerPort = {
     now: () => now,
     set(fn, ms) {
@@ -20,7 +20,11 @@ export function manualTimers() {
       pending.delete(handle as number);
     },
   };
-  async function advance(ms: number) {
+  /**
+   * Moves the clock `ms` on. `awaitWork` (default): each fired timer's work is awaited before the next; false for a
+   * test that holds that work open itself (it then waits on its own signal).
+   */
+  async function advance(ms: number, { awaitWork = true }: { readonly awaitWork?: boolean } = {}) {
     const until = now + ms;
     for (;;) {
       const due = [...pending.entries()]
@@ -29,11 +33,11 @@ export function manualTimers() {
       if (!due) break;
       pending.delete(due[0]);
       now = due[1].at;
-      due[1].fn();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // The work the timer started (a cleanup pass, an idle job), awaited: the test goes on once it has ended.
+      const work = due[1].fn();
+      if (awaitWork) await work;
     }
     now = until;
-    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return {
     timers,

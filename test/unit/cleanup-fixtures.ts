@@ -73,27 +73,5 @@ export function faultyDatabase(database: Database, failOn: (sql: string) => bool
   };
 }
 
-/** Timers on a hand-moved clock for the automatic passes: `advance(ms)` fires what falls due. */
-export function manualTimers() {
-  let time = 0;
-  const due: { at: number; fn: () => void }[] = [];
-  const timers = {
-    now: () => time,
-    set: (fn: () => void, ms: number) => due.push({ at: time + ms, fn }) - 1,
-    clear: (handle: unknown) => {
-      const slot = due[handle as number];
-      if (slot) slot.at = Infinity;
-    },
-  };
-  const advance = async (ms: number) => {
-    time += ms;
-    for (const slot of due) {
-      if (slot.at <= time) {
-        slot.at = Infinity;
-        slot.fn();
-      }
-    }
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  };
-  return { timers, advance };
-}
+/** Timers on a hand-moved clock for the automatic passes: the one the other tests use. */
+export { manualTimers } from '../helpers/manual-timers';

@@ -5,7 +5,11 @@ import { BrainError, type BrainErrorData } from '../errors';
 export interface TimerPort {
   /** Monotonic milliseconds. */
   now(): number;
-  set(fn: () => void, ms: number): unknown;
+  /**
+   * Runs `fn` after `ms`. What `fn` returns is the work it started (a pass, a job): real timers drop it; a test's
+   * hand-moved clock awaits it, so a test waits on the work itself, not on time.
+   */
+  set(fn: () => void | Promise<unknown>, ms: number): unknown;
   clear(handle: unknown): void;
 }
 
@@ -74,18 +78,19 @@ export function createAutoCleanup(
     if (idle !== null) deps.timers.clear(idle);
     idle = deps.timers.set(() => {
       idle = null;
-      fire('idle');
+      return fire('idle');
     }, current.idleMs);
   }
 
-  function fire(trigger: AutoCleanupTrigger) {
-    if (stopped || !current.enabled) return;
+  /** Starts a pass (or asks for one after the running one); resolves when the passes it led to have ended. */
+  function fire(trigger: AutoCleanupTrigger): Promise<void> {
+    if (stopped || !current.enabled) return Promise.resolve();
     if (running) {
       // An idle pass includes a change pass's work, so it wins when both wait.
       again = again === 'idle' ? 'idle' : trigger;
-      return;
+      return running;
     }
-    running = deps
+    const pass: Promise<void> = deps
       .run(trigger)
       .then(
         (result) => {
@@ -105,8 +110,10 @@ export function createAutoCleanup(
         running = null;
         const next = again;
         again = null;
-        if (next) fire(next);
+        return next ? fire(next) : undefined;
       });
+    running = pass;
+    return pass;
   }
 
   function stop() {
@@ -125,7 +132,7 @@ export function createAutoCleanup(
       debounce = deps.timers.set(() => {
         debounce = null;
         burstStartedAt = null;
-        fire('change');
+        return fire('change');
       }, wait);
       armIdle();
     },

@@ -28,7 +28,7 @@ export function createIdleRunner(queue: SerialQueue, timers: TimerPort = globalT
       timers.set(() => {
         if (queue.pending > 0) return arm(job, BUSY_RETRY_MS);
         jobs.set(job, null);
-        queue.run(job).then(
+        return queue.run(job).then(
           (more) => (more ? arm(job, 0) : jobs.delete(job)),
           // Not lost: idle work is only ever work put off, still marked in the database, and every reader does it
           // first — a failure (a closed brain aside) then reaches that reader's caller. Scheduling stops until the
