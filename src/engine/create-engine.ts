@@ -19,6 +19,7 @@ import { createLifecycleFeature, type LifecycleOptions } from './lifecycle/featu
 import { createMemoryFeatures } from './memory';
 import type { MemoryFilesProvider } from './memory-files';
 import type { FollowOptions } from './follow/feature';
+import type { ReadAhead } from './importers/read-ahead';
 import { observeEngine, type FeaturesApi } from './observe';
 import { createIdleRunner } from './history/idle';
 import { createProjectFeature } from './project/feature';
@@ -37,6 +38,8 @@ export interface EngineDeps {
   readonly follow?: FollowOptions;
   /** The project's .agent folder for the memory features (tests inject one; default: the open project, if any). */
   readonly memoryFiles?: MemoryFilesProvider;
+  /** Large transcripts read and parsed on another thread while this one writes (the worker gives one). */
+  readonly readAhead?: ReadAhead;
 }
 
 export function createBrainApi(deps: EngineDeps): BrainApi {
@@ -81,7 +84,13 @@ export function createBrainApi(deps: EngineDeps): BrainApi {
   const api: FeaturesApi = assemble(
     createDatabaseFeature(ctx, deps, listeners),
     createSessionsFeature(ctx),
-    ...createMemoryFeatures(ctx, deps.memoryFiles ?? project.memoryFiles, checkpointStore, deps.follow),
+    ...createMemoryFeatures(
+      ctx,
+      deps.memoryFiles ?? project.memoryFiles,
+      checkpointStore,
+      deps.follow,
+      deps.readAhead,
+    ),
     project.api,
     archive.api,
     createCheckpointsFeature(ctx, checkpointStore),

@@ -13,6 +13,7 @@ import type { MemoryFilesProvider } from './memory-files';
 import type { CheckpointStore } from './checkpoints/feature';
 import { createToolCallDeps, createToolCallsFeature } from './tool-calls/feature';
 import { createImportersFeature } from './importers/feature';
+import type { ReadAhead } from './importers/read-ahead';
 import { createFollowFeature, type FollowOptions } from './follow/feature';
 
 export function createMemoryFeatures(
@@ -20,6 +21,7 @@ export function createMemoryFeatures(
   files: MemoryFilesProvider,
   checkpoints: CheckpointStore,
   follow: FollowOptions = {},
+  readAhead?: ReadAhead,
 ) {
   const log = createEventLog(ctx, files);
   const compression = createCompressionFeature(log, files);
@@ -32,7 +34,7 @@ export function createMemoryFeatures(
     createSkillsFeature(log, files),
     // The tool-call recorder writes events through the same log and checkpoints through the shared store.
     createToolCallsFeature(ctx, createToolCallDeps(ctx, log, checkpoints)),
-    createImportersFeature(ctx, log, checkpoints),
+    createImportersFeature(ctx, log, checkpoints, readAhead ? { readAhead } : {}),
     createFollowFeature(ctx, log, checkpoints, follow),
   ] as const;
 }

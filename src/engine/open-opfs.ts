@@ -23,6 +23,7 @@ import {
 } from '../storage/sqlite/vfs/opfs';
 import type { SqliteEngine } from '../storage/sqlite/vfs/open';
 import { createBrainApi } from './create-engine';
+import type { ReadAhead } from './importers/read-ahead';
 
 export interface OpenedBrain {
   readonly api: BrainApi;
@@ -42,7 +43,13 @@ async function freeBytes(estimate: StorageEstimate): Promise<number | null> {
   return quota ? quota.quota - quota.usage : null;
 }
 
-export function createOpfsBrainOpener(): (
+/**
+ * `readAhead`: how a large transcript is read on another thread during an import (the worker gives its line
+ * reader, src/worker/read-ahead.ts); absent, every transcript is read in this worker.
+ */
+export function createOpfsBrainOpener(
+  readAhead?: ReadAhead,
+): (
   dbName: string,
   storageEstimate: StorageEstimate,
   options?: OpenBrainFileOptions,
@@ -78,7 +85,12 @@ export function createOpfsBrainOpener(): (
       await database.close();
       throw error;
     }
-    const api = createBrainApi({ database, storage: 'opfs', storageEstimate });
+    const api = createBrainApi({
+      database,
+      storage: 'opfs',
+      storageEstimate,
+      ...(readAhead ? { readAhead } : {}),
+    });
     return { api, close: () => database.close() };
   };
 }

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { createOpfsBrainOpener, type OpenedBrain } from '../engine/open-opfs';
 import { ownerLockName } from './owner-lock';
+import { lineReaderReadAhead } from './read-ahead';
 import type { BrainApi, BrainInfo, OpenOptions, OwnerEvent, WorkerHost } from './protocol';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -22,7 +23,7 @@ async function storageEstimate(): Promise<Pick<BrainInfo, 'quota' | 'persisted'>
  * call); once another tab takes the brain over, every method rejects with `OpenElsewhere`.
  */
 export function createWorkerHost(): WorkerHost {
-  const openBrain = createOpfsBrainOpener();
+  const openBrain = createOpfsBrainOpener(lineReaderReadAhead);
   let database: OpenedBrain | undefined;
   let releaseOwnership: (() => void) | undefined;
   let apiNames: string[] = [];

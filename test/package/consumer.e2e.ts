@@ -85,7 +85,7 @@ test('the published types import only the package and its dependencies', () => {
   expect(foreign, 'declarations importing a package that is not a dependency').toEqual([]);
 });
 
-test('the build ships the worker and the wasm as files, not inlined', () => {
+test('the build ships the workers and the wasm as files, not inlined', () => {
   const files = builtFiles(app.dist);
   const workers = files.filter((f) => /brain\.worker-[\w-]+\.js$/.test(f));
   const wasm = files.filter((f) => f.endsWith('.wasm'));
@@ -94,6 +94,10 @@ test('the build ships the worker and the wasm as files, not inlined', () => {
   const worker = fs.readFileSync(path.join(app.dist, workers[0]!), 'utf8');
   expect(worker).not.toContain('data:application/wasm');
   expect(worker).toContain(path.posix.basename(wasm[0]!));
+  // The brain worker's line reader (a nested worker, for large imports) is emitted beside it and named by it.
+  const readers = files.filter((f) => /line-reader\.worker-[\w-]+\.js$/.test(f));
+  expect(readers).toHaveLength(1);
+  expect(worker).toContain(path.posix.basename(readers[0]!));
 });
 
 test('records a session, task, step and checkpoint, and reads them back after a reload', async ({ page }) => {

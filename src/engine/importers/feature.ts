@@ -28,6 +28,7 @@ import { parseFiles, sortSources } from './sources';
 import { createBackupLookup } from './tool-call-input';
 import { importUnit, type UnitResult } from './unit';
 import { mergeSessions } from './merge';
+import type { ReadAhead } from './read-ahead';
 import { publishImported } from './publish';
 
 const clockNow = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
@@ -36,8 +37,13 @@ export function createImportersFeature(
   ctx: EngineContext,
   log: EventLog,
   store: CheckpointStore,
-  now: () => number = clockNow,
+  options: {
+    /** Reads large JSONL units on another thread (read-ahead.ts); absent: every unit is read here. */
+    readonly readAhead?: ReadAhead;
+    readonly now?: () => number;
+  } = {},
 ) {
+  const now = options.now ?? clockNow;
   const imports = createImportsRepo(ctx.db);
   const sessions = createSessionsRepo(ctx.db);
   const tasks = createTasksRepo(ctx.db);
@@ -62,6 +68,7 @@ export function createImportersFeature(
       tasks,
       transcript,
       backups: createBackupLookup(sorted.backups),
+      ...(options.readAhead ? { readAhead: options.readAhead } : {}),
     };
     // Both caches bounded while the import writes far more than it reads back (page-cache.ts, blobs/cache.ts), and
     // a rollback journal rather than the WAL for its one large transaction of new pages (journal-mode.ts).

@@ -5,6 +5,8 @@
  * compactions as the agent's own summary, and every other item as a searchable note. Items imported before (by
  * source id) are skipped. Writes are flushed in batches so memory stays bounded over a long transcript.
  */
+import type { PackedStep } from '../tool-calls/step-texts';
+import type { ReadAhead } from './read-ahead';
 import type { ImportedCounts } from '../../core/api/importers';
 import { isBrainError } from '../../core/errors';
 import type {
@@ -44,6 +46,8 @@ export interface WriterDeps {
   readonly tasks: ReturnType<typeof createTasksRepo>;
   readonly transcript: ReturnType<typeof createTranscriptRepo>;
   readonly backups: BackupLookup;
+  /** Reads a large line unit on another thread, ahead of the writer (read-ahead.ts); absent: read here. */
+  readonly readAhead?: ReadAhead;
 }
 
 export interface SessionTarget {
@@ -208,7 +212,7 @@ export function createSessionWriter(
     }
   }
 
-  async function write(item: TranscriptItem): Promise<void> {
+  async function write(item: TranscriptItem, ahead: PackedStep | null): Promise<void> {
     const at = timeOf(item);
     followRun(item);
     switch (item.kind) {
@@ -248,7 +252,7 @@ export function createSessionWriter(
         let recorded;
         try {
           // A savepoint: a call the recorder refuses (too large, not valid) leaves nothing, and the rest goes on.
-          recorded = await ctx.db.transaction(() => replay.record(input));
+          recorded = await ctx.db.transaction(() => replay.record(input, ahead));
         } catch (error) {
           if (!isBrainError(error) || error.code === 'Internal' || error.code === 'Cancelled') throw error;
           problems.push({
@@ -386,13 +390,14 @@ export function createSessionWriter(
     get summaries() {
       return summaries;
     },
-    async add(item: TranscriptItem, index: number): Promise<void> {
+    /** `ahead`: a tool call's step packed on the reader's thread (read-ahead.ts), when it was read there. */
+    async add(item: TranscriptItem, index: number, ahead: PackedStep | null = null): Promise<void> {
       const key = itemKey(item, index);
       if (!target.created && (await imports.has(target.sessionId, key))) {
         alreadyImported++;
         return;
       }
-      await write(item);
+      await write(item, ahead);
       keys.push(key);
       if (keys.length >= FLUSH_EVERY * 4 || pending >= FLUSH_EVERY) await flush();
     },

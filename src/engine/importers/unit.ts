@@ -13,6 +13,8 @@ import type {
 } from '../../core/importers/types';
 import { wholeText, sizeOf } from './bytes';
 import { readLines } from './lines';
+import { ReadAheadUnavailable, type ReadBatch, type ReadEnd, type UnitReading } from './read-ahead';
+import type { PackedStep } from '../tool-calls/step-texts';
 import { importedTitle, sessionTitle } from './naming';
 import type { ImportUnit } from './sources';
 import {
@@ -52,8 +54,8 @@ export async function importUnit(
   let target: Awaited<ReturnType<typeof openTarget>> | null = null;
   let index = 0;
   let maxLine = 0;
-  const feed = async (items: readonly TranscriptItem[]) => {
-    for (const item of items) {
+  const feed = async (items: readonly TranscriptItem[], ahead?: readonly (PackedStep | null)[]) => {
+    for (const [i, item] of items.entries()) {
       if (!writer) {
         target = await openTarget(
           deps,
@@ -64,7 +66,7 @@ export async function importUnit(
         );
         writer = createSessionWriter(deps, target, meta);
       }
-      await writer.add(item, index++);
+      await writer.add(item, index++, ahead?.[i] ?? null);
       if (item.line > maxLine) maxLine = item.line;
       await progress.tick(writer.counts);
     }
@@ -72,7 +74,26 @@ export async function importUnit(
 
   let stats: TranscriptStats;
   let problems: readonly TranscriptProblem[];
-  if ('file' in unit && unit.format.shape === 'lines') {
+  const elsewhere =
+    'file' in unit && unit.format.shape === 'lines'
+      ? (deps.readAhead?.({
+          data: unit.file.data,
+          format: unit.format.id,
+          maxStepJsonChars: deps.ctx.limits.maxStepJsonChars,
+        }) ?? null)
+      : null;
+  const end =
+    elsewhere === null
+      ? null
+      : await readElsewhere(elsewhere, progress, (groupMeta, items, ahead) => {
+          meta = () => groupMeta;
+          return feed(items, ahead);
+        });
+  if (end !== null) {
+    meta = () => end.meta;
+    stats = end.stats;
+    problems = end.problems;
+  } else if ('file' in unit && unit.format.shape === 'lines') {
     const parser = unit.format.createParser();
     meta = () => parser.meta();
     const { torn } = await readLines(unit.file.data, {
@@ -138,6 +159,37 @@ export async function importUnit(
       problems: [...problems, ...w.problems],
     },
   };
+}
+
+/**
+ * A line unit read on another thread (read-ahead.ts): its batches written in order, each group under the meta its
+ * items came out with. Null when the reader could not start (nothing was read: the caller reads the unit here).
+ */
+async function readElsewhere(
+  reading: UnitReading,
+  progress: UnitProgress,
+  write: (
+    meta: TranscriptMeta,
+    items: readonly TranscriptItem[],
+    ahead: readonly (PackedStep | null)[],
+  ) => Promise<void>,
+): Promise<ReadEnd | null> {
+  try {
+    for (let first = true; ; first = false) {
+      let batch: ReadBatch | null;
+      try {
+        batch = await reading.next();
+      } catch (error) {
+        if (first && error instanceof ReadAheadUnavailable) return null;
+        throw error;
+      }
+      if (batch === null) return reading.end();
+      for (const group of batch.groups) await write(group.meta, group.items, group.ahead);
+      await progress.bytes(batch.bytesRead);
+    }
+  } finally {
+    reading.close();
+  }
 }
 
 /**

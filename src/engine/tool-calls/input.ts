@@ -26,7 +26,8 @@ export interface ParsedToolCall {
 const isBody = (v: unknown) =>
   v === undefined || v === null || typeof v === 'string' || v instanceof Uint8Array;
 
-function parseCall(value: unknown): ToolCall {
+/** A call as the recorder takes it (validated, its fields copied): one shape for every caller. */
+export function parseCall(value: unknown): ToolCall {
   if (typeof value !== 'object' || value === null)
     throw new BrainError(
       'InvalidArgument',

@@ -10,7 +10,6 @@ import type { CheckpointFileInput } from '../../core/api/checkpoints';
 import { BrainError } from '../../core/errors';
 import { parseEventInput, type EventRecord, type SessionEvent } from '../../core/events/model';
 import type { CheckpointEntryId, SessionId, StepId, TaskId } from '../../core/ids';
-import { jsonToText } from '../../core/model';
 import { classifyContextOf, advanceToolContext, type ToolContext } from '../../core/tool-calls/context';
 import {
   dirsToKnow,
@@ -35,6 +34,7 @@ import { stepDocument } from '../history/step-index';
 import { stepSearchText } from '../../core/events/step-text';
 import { bodyKey, createBodyKnowledge, type BodyKnowledge } from './bodies';
 import type { ParsedToolCall } from './input';
+import { packedFor, stepTexts, type PackedStep } from './step-texts';
 import type { ToolCallsDeps } from './feature';
 import type { PatchFileInput } from '../checkpoints/feature';
 
@@ -108,11 +108,16 @@ async function addStep(
   p: ParsedToolCall,
   step: ReturnType<typeof stepOf>,
   at: number,
+  ahead: PackedStep | null,
 ): Promise<StepId> {
-  const params = jsonToText(step.params, 'params', ctx.limits.maxStepJsonChars);
-  const result = jsonToText(step.result, 'result', ctx.limits.maxStepJsonChars);
+  const { params, result } = stepTexts(step, ctx.limits.maxStepJsonChars);
   const row = { taskId: p.taskId, tool: step.tool, params, result, status: step.status, createdAt: at };
-  const added = await deps.transcript.addStep(row);
+  const paramsPacked = packedFor(ahead?.params, params);
+  const resultPacked = packedFor(ahead?.result, result);
+  const added = await deps.transcript.addStep(row, {
+    ...(paramsPacked ? { params: paramsPacked } : {}),
+    ...(resultPacked ? { result: resultPacked } : {}),
+  });
   if (batch.stepDocs !== null) {
     const doc = { ...added, ...row, sessionId: p.sessionId };
     batch.stepDocs.push(stepDocument(doc, stepSearchText(step.params, step.result)));
@@ -193,13 +198,15 @@ export async function recordOne(
   batch: BatchState,
   p: ParsedToolCall,
   loadContext: (sessionId: SessionId) => Promise<ToolContext>,
+  /** Its step packed ahead on another thread (an import's reader), taken only for the very texts stored. */
+  ahead: PackedStep | null = null,
 ): Promise<RecordedToolCall> {
   await checkOwner(deps, batch, p);
   const context = await loadContext(p.sessionId);
   if (p.root !== null) context.root = p.root;
   const meaning = classifyToolCall(p.call, classifyContextOf(context));
   const at = p.at ?? ctx.clock.now();
-  const stepId = await addStep(ctx, deps, batch, p, stepOf(p.call, meaning), at);
+  const stepId = await addStep(ctx, deps, batch, p, stepOf(p.call, meaning), at, ahead);
   const planned = await planChanges(batch, p, meaning, context.root);
   const { entryOf, notes: entryNotes } = await storeEntries(deps, batch, p, stepId, planned.changes);
   for (const c of planned.changes) batch.bodies.set(p.sessionId, c.path, c.after, entryOf.has(c.path));

@@ -15,6 +15,7 @@ import type { EngineContext } from '../context';
 import type { ToolCallsDeps } from './feature';
 import { parseToolCallInput } from './input';
 import { newBatchState, recordOne } from './record';
+import type { PackedStep } from './step-texts';
 
 export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
   const contexts = new Map<SessionId, ToolContext>();
@@ -31,9 +32,12 @@ export function createToolCallReplay(ctx: EngineContext, deps: ToolCallsDeps) {
   };
 
   return {
-    /** Records one call (validated as recordToolCall would) inside the caller's transaction. */
-    record(input: RecordToolCallInput): Promise<RecordedToolCall> {
-      return recordOne(ctx, deps, batch, parseToolCallInput(input), loadContext);
+    /**
+     * Records one call (validated as recordToolCall would) inside the caller's transaction; `ahead`: its step
+     * packed on the import's reader thread (step-texts.ts).
+     */
+    record(input: RecordToolCallInput, ahead: PackedStep | null = null): Promise<RecordedToolCall> {
+      return recordOne(ctx, deps, batch, parseToolCallInput(input), loadContext, ahead);
     },
     /** Writes the batch's deferred rows and starts a new one (bounded memory over a long import). */
     async flush(): Promise<void> {

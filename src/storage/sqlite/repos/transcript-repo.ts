@@ -151,19 +151,28 @@ export function createTranscriptRepo(db: SqlDriver) {
      * `params` and `result` arrive as JSON text, already validated and bounded by the caller; each is stored
      * packed when that makes it smaller (step-json.ts).
      */
-    async addStep(s: {
-      taskId: TaskId;
-      tool: string;
-      params: string;
-      result: string;
-      status: StepStatus;
-      createdAt: number;
-    }): Promise<{ id: StepId; seq: number }> {
+    /**
+     * `packed`: what `packJson` gave for this very `params` / `result` text elsewhere (an import packs ahead on
+     * another thread, engine/tool-calls/step-texts.ts) — stored as given, not packed again.
+     */
+    async addStep(
+      s: {
+        taskId: TaskId;
+        tool: string;
+        params: string;
+        result: string;
+        status: StepStatus;
+        createdAt: number;
+      },
+      packed: { readonly params?: StoredJson; readonly result?: StoredJson } = {},
+    ): Promise<{ id: StepId; seq: number }> {
+      const params = packed.params ?? packJson(s.params);
+      const result = packed.result ?? packJson(s.result);
       const row = await db.get<{ id: number; seq: number }>(
         `INSERT INTO steps (task_id, seq, tool, params, result, status, created_at)
          VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE task_id = ?), ?, ?, ?, ?, ?)
          RETURNING id, seq`,
-        [s.taskId, s.taskId, s.tool, packJson(s.params), packJson(s.result), s.status, s.createdAt],
+        [s.taskId, s.taskId, s.tool, params, result, s.status, s.createdAt],
       );
       if (!row) throw new BrainError('Internal', 'A step insert returned no row.');
       return { id: asStepId(row.id), seq: row.seq };

@@ -1,0 +1,64 @@
+/**
+ * A recorded call's step as stored: its params and result as JSON text (bounded), and their packed form. One home
+ * for both: the recorder writes what `stepTexts` gives, and an import's reader packs ahead with the same functions.
+ *
+ * Packing ahead (engine/importers/read-ahead.ts): a long import reads and parses its transcript on a second thread,
+ * which also packs each call's step as it will most likely be stored (classified without the session's context,
+ * which only the writer has: `packStepAhead`). The writer takes a packed column only for the very text it computed
+ * itself (`packedFor`: compared whole, never by a hash); any other text is packed where it is written, as always.
+ * The stored bytes are therefore those `packJson` gives for the stored text, whichever thread packed them.
+ */
+import { jsonToText } from '../../core/model';
+import { classifyContextOf, emptyToolContext } from '../../core/tool-calls/context';
+import { classifyToolCall } from '../../core/tool-calls';
+import { stepOf } from '../../core/tool-calls/records';
+import { packJson } from '../../storage/sqlite/repos/step-json';
+import { parseCall } from './input';
+
+/** The step's params and result as stored (`TooLarge` past `maxChars`, as any step). */
+export function stepTexts(
+  step: { readonly params: unknown; readonly result: unknown },
+  maxChars: number,
+): { readonly params: string; readonly result: string } {
+  return {
+    params: jsonToText(step.params, 'params', maxChars),
+    result: jsonToText(step.result, 'result', maxChars),
+  };
+}
+
+/** One column packed ahead: the text it was packed from, and the bytes `packJson` gave for it. */
+export interface PackedText {
+  readonly text: string;
+  readonly stored: Uint8Array;
+}
+
+/** A call's step packed ahead: only the columns `packJson` stores as bytes (a short text is stored as it is). */
+export interface PackedStep {
+  readonly params?: PackedText;
+  readonly result?: PackedText;
+}
+
+/**
+ * The step `call` would store in a session whose context is not known yet (no root, no scripts run before), packed
+ * — or null when there is nothing worth packing (or the call would be refused: the writer says why).
+ */
+export function packStepAhead(call: unknown, maxChars: number): PackedStep | null {
+  try {
+    const parsed = parseCall(call);
+    const step = stepOf(parsed, classifyToolCall(parsed, classifyContextOf(emptyToolContext())));
+    const texts = stepTexts(step, maxChars);
+    const params = packJson(texts.params);
+    const result = packJson(texts.result);
+    if (typeof params === 'string' && typeof result === 'string') return null;
+    return {
+      ...(typeof params === 'string' ? {} : { params: { text: texts.params, stored: params } }),
+      ...(typeof result === 'string' ? {} : { result: { text: texts.result, stored: result } }),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The bytes packed ahead for exactly `text`, else undefined (the writer packs it). */
+export const packedFor = (ahead: PackedText | undefined, text: string): Uint8Array | undefined =>
+  ahead !== undefined && ahead.text === text ? ahead.stored : undefined;
