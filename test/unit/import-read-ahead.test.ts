@@ -18,6 +18,12 @@ import {
 } from '../../src/engine/importers/read-ahead';
 import { packStepAhead, type PackedStep } from '../../src/engine/tool-calls/step-texts';
 import type { SqlDriver } from '../../src/storage/sqlite/driver';
+import {
+  packJson,
+  packJsonNative,
+  unpackJson,
+  type StoredJson,
+} from '../../src/storage/sqlite/repos/step-json';
 import { codexStream, type CodexStreamCounts } from '../fixtures/transcripts/codex-stream';
 import {
   claudeCodeStream,
@@ -29,7 +35,11 @@ import { memoryBrain } from './engine-helpers';
 const enc = new TextEncoder();
 
 /** A reader thread over a MessageChannel: the same messages and clones a nested worker gets. */
-function channelThread(watch?: { sent: number; acked: number; maxAhead: number }): ReaderThread {
+function channelThread(
+  watch?: { sent: number; acked: number; maxAhead: number },
+  // fflate, as a read on one thread packs: every stored byte can be compared. The worker's default is native zlib.
+  pack: (text: string) => StoredJson | Promise<StoredJson> = packJson,
+): ReaderThread {
   const { port1, port2 } = new MessageChannel();
   const readerSide = port2 as unknown as ReaderPort;
   if (watch) {
@@ -40,7 +50,7 @@ function channelThread(watch?: { sent: number; acked: number; maxAhead: number }
       post(m, t);
     };
   }
-  serveReadAhead(readerSide);
+  serveReadAhead(readerSide, { pack });
   const writerSide = port1 as unknown as ReaderPort;
   if (watch) {
     const post = writerSide.postMessage.bind(writerSide);
@@ -163,6 +173,36 @@ describe('a transcript read ahead on another thread', () => {
     expect(watch.maxAhead).toBeLessThanOrEqual(READ_AHEAD_WINDOW);
   });
 
+  it('packed on native zlib (the worker’s way): other bytes, the same steps', async () => {
+    const given = [{ name: rollout, data: codexFile() }];
+    const here = await memoryBrain();
+    const native = await memoryBrain({
+      readAhead: readAheadWith(() => channelThread(undefined, packJsonNative), { minBytes: 0 }),
+    });
+    await here.api.importTranscript({ files: given });
+    await native.api.importTranscript({ files: given });
+    const steps = async (db: SqlDriver) =>
+      (
+        await db.all<{ id: number; params: StoredJson; result: StoredJson }>(
+          'SELECT * FROM steps ORDER BY id',
+        )
+      ).map((s) => ({
+        ...s,
+        params: unpackJson(s.params, s.id, 'params'),
+        result: unpackJson(s.result, s.id, 'result'),
+      }));
+    const [a, b] = [await steps(here.database.driver), await steps(native.database.driver)];
+    expect(b.length).toBeGreaterThan(100);
+    expect(b).toEqual(a);
+    // byte_counters: the bytes stored, which another stream changes by a few.
+    const {
+      steps: _a,
+      byte_counters: _b,
+      ...rest
+    } = await sameRows(native.database.driver, here.database.driver);
+    expect(rest).toEqual({});
+  });
+
   it('a reader that cannot start leaves the unit to this thread', async () => {
     const given = [{ name: rollout, data: codexFile() }];
     const here = await memoryBrain();
@@ -253,17 +293,17 @@ describe('a step packed ahead', () => {
     return m;
   };
 
-  it('is what packJson gives for the text the writer stores', () => {
+  it('is what packJson gives for the text the writer stores', async () => {
     const call = {
       tool: 'exec_command',
       input: { cmd: 'npm test' },
       output: `Exit code: 0\n${'ok 1 - a test that passed with a long enough name to pack\n'.repeat(20)}`,
     };
-    const ahead = packStepAhead(call, 1_000_000);
+    const ahead = await packStepAhead(call, 1_000_000);
     expect(ahead?.result?.text).toContain('"output"');
     expect(ahead?.result?.stored[0]).toBe(1);
     expect(enc.encode(ahead!.result!.text).length).toBeGreaterThan(ahead!.result!.stored.length);
-    expect(packStepAhead({ tool: 'x', input: {} }, 1_000_000)).toBeNull();
+    expect(await packStepAhead({ tool: 'x', input: {} }, 1_000_000)).toBeNull();
   });
 
   it('is stored only for the very text the writer computed', async () => {

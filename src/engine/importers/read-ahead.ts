@@ -25,6 +25,7 @@ import type {
   TranscriptProblem,
   TranscriptStats,
 } from '../../core/importers/types';
+import { packJsonNative, type StoredJson } from '../../storage/sqlite/repos/step-json';
 import { packStepAhead, type PackedStep } from '../tool-calls/step-texts';
 import { sizeOf, type Bytes } from './bytes';
 import { readLines } from './lines';
@@ -117,8 +118,16 @@ type FromReader =
       readonly details?: Record<string, unknown>;
     };
 
-/** The reader's side: answers one `start` on `port` (the line reader worker's whole job). */
-export function serveReadAhead(port: ReaderPort): void {
+/**
+ * The reader's side: answers one `start` on `port` (the line reader worker's whole job). `pack`: how a step is
+ * packed — native zlib by default (no fflate state left to this thread's collector: `packJsonNative`); a test that
+ * compares stored bytes with a read on one thread passes `packJson`.
+ */
+export function serveReadAhead(
+  port: ReaderPort,
+  options: { readonly pack?: (text: string) => StoredJson | Promise<StoredJson> } = {},
+): void {
+  const pack = options.pack ?? packJsonNative;
   let sent = 0;
   let acked = 0;
   let wake: (() => void) | null = null;
@@ -135,7 +144,7 @@ export function serveReadAhead(port: ReaderPort): void {
         while (sent - acked >= READ_AHEAD_WINDOW) await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       };
-      readUnit(message, async (batch, transfer) => {
+      readUnit(message, pack, async (batch, transfer) => {
         await roomToSend();
         sent++;
         send(batch, transfer);
@@ -162,6 +171,7 @@ function errorMessage(error: unknown): FromReader {
 
 async function readUnit(
   unit: ReadAheadUnit,
+  pack: (text: string) => StoredJson | Promise<StoredJson>,
   ship: (batch: FromReader & { type: 'batch' }, transfer: Transferable[]) => Promise<void>,
 ): Promise<ReadEnd> {
   const format = formatById(unit.format);
@@ -173,7 +183,7 @@ async function readUnit(
   let sentMeta = '';
   let bytesRead = 0;
   let transfer: Transferable[] = [];
-  const take = (items: readonly TranscriptItem[]) => {
+  const take = async (items: readonly TranscriptItem[]) => {
     if (items.length === 0) return;
     const meta = parser.meta();
     const json = JSON.stringify(meta);
@@ -182,12 +192,15 @@ async function readUnit(
       sentMeta = json;
       groups.push(group);
     }
+    // The meta was read above, before any wait: the next line is pushed only once this resolves.
+    const into = group;
     for (const item of items) {
-      const ahead = item.kind === 'tool_call' ? packStepAhead(item.call, unit.maxStepJsonChars) : null;
+      const ahead =
+        item.kind === 'tool_call' ? await packStepAhead(item.call, unit.maxStepJsonChars, pack) : null;
       if (ahead?.params) transfer.push(ahead.params.stored.buffer as ArrayBuffer);
       if (ahead?.result) transfer.push(ahead.result.stored.buffer as ArrayBuffer);
-      group.items.push(item);
-      group.ahead.push(ahead);
+      into.items.push(item);
+      into.ahead.push(ahead);
       count++;
     }
   };
@@ -201,9 +214,9 @@ async function readUnit(
     await ship(batch, buffers);
   };
   const { torn } = await readLines(unit.data, {
-    line: (text, lineNo) => {
-      take(parser.push(text, lineNo));
-      return count >= MAX_BATCH_ITEMS ? flush() : undefined;
+    line: async (text, lineNo) => {
+      await take(parser.push(text, lineNo));
+      if (count >= MAX_BATCH_ITEMS) await flush();
     },
     ...(parser.skipBytes ? { skip: parser.skipBytes.bind(parser) } : {}),
     read: (done) => {
@@ -211,7 +224,7 @@ async function readUnit(
       return flush();
     },
   });
-  take(parser.finish({ torn }));
+  await take(parser.finish({ torn }));
   if (count > 0) await flush();
   return { meta: parser.meta(), stats: parser.stats(), problems: parser.problems() };
 }

@@ -6,13 +6,14 @@
  * which also packs each call's step as it will most likely be stored (classified without the session's context,
  * which only the writer has: `packStepAhead`). The writer takes a packed column only for the very text it computed
  * itself (`packedFor`: compared whole, never by a hash); any other text is packed where it is written, as always.
- * The stored bytes are therefore those `packJson` gives for the stored text, whichever thread packed them.
+ * The stored bytes are a zlib stream of exactly the stored text, whichever thread packed them (the reader packs on
+ * native zlib where there is one — another valid stream of the same bytes than fflate's — `packJsonNative`).
  */
 import { jsonToText } from '../../core/model';
 import { classifyContextOf, emptyToolContext } from '../../core/tool-calls/context';
 import { classifyToolCall } from '../../core/tool-calls';
 import { stepOf } from '../../core/tool-calls/records';
-import { packJson } from '../../storage/sqlite/repos/step-json';
+import { packJson, type StoredJson } from '../../storage/sqlite/repos/step-json';
 import { parseCall } from './input';
 
 /** The step's params and result as stored (`TooLarge` past `maxChars`, as any step). */
@@ -42,21 +43,26 @@ export interface PackedStep {
  * The step `call` would store in a session whose context is not known yet (no root, no scripts run before), packed
  * — or null when there is nothing worth packing (or the call would be refused: the writer says why).
  */
-export function packStepAhead(call: unknown, maxChars: number): PackedStep | null {
+export async function packStepAhead(
+  call: unknown,
+  maxChars: number,
+  pack: (text: string) => StoredJson | Promise<StoredJson> = packJson,
+): Promise<PackedStep | null> {
+  let texts: { readonly params: string; readonly result: string };
   try {
     const parsed = parseCall(call);
     const step = stepOf(parsed, classifyToolCall(parsed, classifyContextOf(emptyToolContext())));
-    const texts = stepTexts(step, maxChars);
-    const params = packJson(texts.params);
-    const result = packJson(texts.result);
-    if (typeof params === 'string' && typeof result === 'string') return null;
-    return {
-      ...(typeof params === 'string' ? {} : { params: { text: texts.params, stored: params } }),
-      ...(typeof result === 'string' ? {} : { result: { text: texts.result, stored: result } }),
-    };
+    texts = stepTexts(step, maxChars);
   } catch {
     return null;
   }
+  const params = await pack(texts.params);
+  const result = await pack(texts.result);
+  if (typeof params === 'string' && typeof result === 'string') return null;
+  return {
+    ...(typeof params === 'string' ? {} : { params: { text: texts.params, stored: params } }),
+    ...(typeof result === 'string' ? {} : { result: { text: texts.result, stored: result } }),
+  };
 }
 
 /** The bytes packed ahead for exactly `text`, else undefined (the writer packs it). */

@@ -6,7 +6,7 @@
  * declared bytes of valid UTF-8 is refused with `CorruptDatabase` naming the step, never read as empty.
  */
 import { BrainError } from '../../../core/errors';
-import { deflate, inflateBounded, InflateError, STORED_BELOW } from '../../blobs/zlib';
+import { deflate, deflateFast, inflateBounded, InflateError, STORED_BELOW } from '../../blobs/zlib';
 
 /** The first byte of a packed column: zlib of the JSON text's UTF-8 bytes. */
 const ZLIB_JSON = 1;
@@ -26,8 +26,22 @@ export type StoredJson = string | Uint8Array;
 export function packJson(text: string): StoredJson {
   if (text.length < STORED_BELOW) return text;
   const raw = encoder.encode(text);
-  const stream = deflate(raw);
-  if (stream.length + HEADER >= raw.length) return text;
+  return framed(raw, deflate(raw)) ?? text;
+}
+
+/**
+ * `packJson` on native zlib (deflateFast from STORED_BELOW): another valid stream of the same bytes, with no fflate
+ * state left to the garbage collector — for a thread that packs every step of an import (read-ahead.ts).
+ */
+export async function packJsonNative(text: string): Promise<StoredJson> {
+  if (text.length < STORED_BELOW) return text;
+  const raw = encoder.encode(text);
+  return framed(raw, await deflateFast(raw, 6, STORED_BELOW)) ?? text;
+}
+
+/** `[1][raw size][stream]`, or null when that is not smaller than the text itself. */
+function framed(raw: Uint8Array, stream: Uint8Array): Uint8Array | null {
+  if (stream.length + HEADER >= raw.length) return null;
   const packed = new Uint8Array(HEADER + stream.length);
   packed[0] = ZLIB_JSON;
   new DataView(packed.buffer).setUint32(1, raw.length);
