@@ -60,31 +60,46 @@ export async function sampleWorkerMemory(
   let nextId = 1;
   let failure = null;
 
+  /**
+   * A CDP command to the worker at `sessionId` — a path `a/b/…` for a nested worker (one a worker started): the
+   * command is wrapped in `Target.sendMessageToTarget` once per level, outermost first.
+   */
   function send(sessionId, method, params = {}) {
     const id = nextId++;
+    const path = sessionId.split('/');
+    let message = JSON.stringify({ id, method, params });
+    for (let i = path.length - 1; i > 0; i--)
+      message = JSON.stringify({
+        id: nextId++,
+        method: 'Target.sendMessageToTarget',
+        params: { sessionId: path[i], message },
+      });
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, sessionId });
-      cdp
-        .send('Target.sendMessageToTarget', {
-          sessionId,
-          message: JSON.stringify({ id, method, params }),
-        })
-        .catch((error) => {
-          pending.delete(id);
-          reject(error);
-        });
+      cdp.send('Target.sendMessageToTarget', { sessionId: path[0], message }).catch((error) => {
+        pending.delete(id);
+        reject(error);
+      });
     });
   }
 
-  cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
+  /** A message from the worker at `path`: a reply, or an event (a nested worker's message, attach or detach). */
+  function received(path, message) {
     const reply = JSON.parse(message);
+    if (reply.method === 'Target.receivedMessageFromTarget')
+      return received(`${path}/${reply.params.sessionId}`, reply.params.message);
+    if (reply.method === 'Target.attachedToTarget')
+      return attached({ ...reply.params, sessionId: `${path}/${reply.params.sessionId}` });
+    if (reply.method === 'Target.detachedFromTarget')
+      return detached({ sessionId: `${path}/${reply.params.sessionId}` });
     const waiter = reply.id === undefined ? undefined : pending.get(reply.id);
     if (!waiter) return;
     pending.delete(reply.id);
     if (reply.error) waiter.reject(new Error(`CDP ${reply.error.message}`));
     else waiter.resolve(reply.result);
-  });
-  cdp.on('Target.attachedToTarget', ({ sessionId, targetInfo, waitingForDebugger }) => {
+  }
+
+  function attached({ sessionId, targetInfo, waitingForDebugger }) {
     if (targetInfo.type !== 'worker') return;
     if (wanted(targetInfo.url)) workers.set(sessionId, { url: targetInfo.url });
     const go = () => send(sessionId, 'Runtime.runIfWaitingForDebugger');
@@ -96,23 +111,36 @@ export async function sampleWorkerMemory(
     }
     // A worker that starts while sampling is profiled from its first line (BENCH_CPU_PROFILE).
     const profile = () => (running && profiling ? startProfile(sessionId) : undefined);
+    // The workers it starts (the brain worker's line reader) are held and sampled the same way.
+    const nested = () =>
+      send(sessionId, 'Target.setAutoAttach', {
+        autoAttach: true,
+        waitForDebuggerOnStart: true,
+        flatten: false,
+      });
     const ready = waitingForDebugger
-      ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(profile).then(go)
+      ? send(sessionId, 'Runtime.evaluate', { expression: INSTRUMENT }).then(nested).then(profile).then(go)
       : go();
     ready.catch((error) => {
       failure ??= error;
     });
-  });
-  cdp.on('Target.detachedFromTarget', ({ sessionId }) => {
-    workers.delete(sessionId);
+  }
+
+  function detached({ sessionId }) {
+    for (const key of [...workers.keys()])
+      if (key === sessionId || key.startsWith(`${sessionId}/`)) workers.delete(key);
     // A worker that went away (terminated) while asked never answers: its questions end here, or a round waits
     // for them forever.
     for (const [id, waiter] of pending) {
-      if (waiter.sessionId !== sessionId) continue;
+      if (waiter.sessionId !== sessionId && !waiter.sessionId.startsWith(`${sessionId}/`)) continue;
       pending.delete(id);
       waiter.reject(new Error(`The worker (CDP session ${sessionId}) went away before it answered.`));
     }
-  });
+  }
+
+  cdp.on('Target.receivedMessageFromTarget', ({ sessionId, message }) => received(sessionId, message));
+  cdp.on('Target.attachedToTarget', attached);
+  cdp.on('Target.detachedFromTarget', detached);
   await cdp.send('Target.setAutoAttach', {
     autoAttach: true,
     waitForDebuggerOnStart: true,
@@ -135,6 +163,8 @@ export async function sampleWorkerMemory(
   }
 
   const peaks = new Map();
+  /** The largest sum over all sampled workers of one round (a brain worker and the line reader it started). */
+  let peakTogether = 0;
   /** Every sample, kept only when asked (`BENCH_MEMORY_TRACE=<file>`: written as JSON lines by the caller). */
   const trace = [];
   const tracing = Boolean(process.env.BENCH_MEMORY_TRACE);
@@ -158,8 +188,10 @@ export async function sampleWorkerMemory(
         ),
       ),
     );
+    let together = 0;
     for (const [i, r] of results.entries()) {
       if (r === null) continue;
+      together += r.heapTotal + r.backing + r.wasm;
       const key = entries[i][1].url;
       const p = peaks.get(key) ?? { heapUsed: 0, heapTotal: 0, backing: 0, wasm: 0, sum: 0 };
       p.heapUsed = Math.max(p.heapUsed, r.heapUsed);
@@ -169,9 +201,10 @@ export async function sampleWorkerMemory(
       // What the worker holds at one moment: V8's committed heap, buffers outside it, SQLite's wasm memory.
       p.sum = Math.max(p.sum, r.heapTotal + r.backing + r.wasm);
       peaks.set(key, p);
-      if (tracing) trace.push({ ms: Date.now() - started0, ...r });
+      if (tracing) trace.push({ ms: Date.now() - started0, worker: key.split('/').pop(), ...r });
     }
     if (results.some((r) => r !== null)) samples++;
+    peakTogether = Math.max(peakTogether, together);
   }
 
   function startProfile(sessionId) {
@@ -246,6 +279,7 @@ export async function sampleWorkerMemory(
     start(ms = intervalMs) {
       every = ms;
       peaks.clear();
+      peakTogether = 0;
       trace.length = 0;
       started0 = Date.now();
       samples = 0;
@@ -272,7 +306,10 @@ export async function sampleWorkerMemory(
         }
       })();
     },
-    /** Stops after one last round; the peaks of the worker that peaked highest, in bytes, and the sample count. */
+    /**
+     * Stops after one last round: the peaks of the worker that peaked highest, in bytes; `together`, the largest
+     * sum of all workers in one round; how many workers were sampled; the sample count.
+     */
     async stop() {
       running = false;
       await loop;
@@ -284,7 +321,7 @@ export async function sampleWorkerMemory(
       if (all.length === 0 || samples === 0)
         throw new Error('No worker memory sample was taken (no worker attached?).');
       const top = all.reduce((a, b) => (b.sum > a.sum ? b : a));
-      return { ...top, samples, workers: all.length, trace: [...trace] };
+      return { ...top, together: peakTogether, samples, workers: all.length, trace: [...trace] };
     },
     async dispose() {
       running = false;

@@ -201,7 +201,8 @@ function report(engine, native, sameInserts, { mb, codexMb, loadBefore, loadAfte
     const sameCounted = same.instructions === e.generated.prompts && same.toolCalls === e.generated.calls;
     const counted = e.imported.prompts === e.generated.prompts && e.imported.calls === e.generated.calls;
     const reimportOk = e.again.added === 0 && e.again.changed.length === 0;
-    const memoryOk = e.memory.sum < MEMORY_TARGET;
+    // Both workers together: the brain worker and the line reader it starts for the import.
+    const memoryOk = e.memory.together < MEMORY_TARGET;
     const dbOk = e.dbBytes / (e.transcriptBytes + e.backupBytes) <= DB_TARGET;
     ok &&= ratio >= SPEED_TARGET && counted && sameCounted && reimportOk && memoryOk && dbOk;
     sound &&= counted && sameCounted && reimportOk;
@@ -217,7 +218,8 @@ function report(engine, native, sameInserts, { mb, codexMb, loadBefore, loadAfte
     ]);
     memory.push([
       e.agent,
-      `**${mib(e.memory.sum)}** ${metOr(memoryOk)}`,
+      `**${mib(e.memory.together)}** ${metOr(memoryOk)}`,
+      `${mib(e.memory.sum)} (${e.memory.workers} workers sampled)`,
       `${mib(e.memory.heapUsed)} / ${mib(e.memory.heapTotal)}`,
       mib(e.memory.backing),
       mib(e.memory.wasm),
@@ -249,7 +251,9 @@ function report(engine, native, sameInserts, { mb, codexMb, loadBefore, loadAfte
         `same files in Node: **the same parse and inserts** (the target's anchor) — the engine's own ` +
         `\`importTranscript\` (parsers, recorder, repositories, schema) on better-sqlite3 through the driver port, ` +
         `no worker, wasm or OPFS — and, for scale, **raw rows only** (readline + JSON.parse, progress lines skipped ` +
-        `by a substring test, one better-sqlite3 row per record, nothing derived). Load average (1 min, 2 cores): ${loadBefore.toFixed(2)} before, ` +
+        `by a substring test, one better-sqlite3 row per record, nothing derived). The page reads a transcript of 4 MiB ` +
+        `or more on a second thread (the brain worker's line reader: read, parse, steps packed) while the brain worker ` +
+        `writes; both anchors run on one thread. Load average (1 min, 2 cores): ${loadBefore.toFixed(2)} before, ` +
         `${loadAfter.toFixed(2)} after.`,
       '',
       table(
@@ -267,12 +271,14 @@ function report(engine, native, sameInserts, { mb, codexMb, loadBefore, loadAfte
       ),
       '',
       `Worker memory during the import, peak of one sample every ~100 ms (CDP \`Runtime.getHeapUsage\` + the ` +
-        `byte length of the worker's wasm memories), target < ${mib(MEMORY_TARGET)}:`,
+        `byte length of the worker's wasm memories) — the brain worker and the line reader it starts for a large ` +
+        `transcript, summed in each sample; the other columns are the brain worker's — target < ${mib(MEMORY_TARGET)}:`,
       '',
       table(
         [
           'transcript',
-          'worker peak (heap total + buffers + wasm)',
+          'workers together, peak (heap total + buffers + wasm)',
+          'one worker, highest peak',
           'JS heap used / total',
           'ArrayBuffers',
           'wasm (SQLite)',
