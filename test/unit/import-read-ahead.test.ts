@@ -50,7 +50,8 @@ function channelThread(
       post(m, t);
     };
   }
-  serveReadAhead(readerSide, { pack });
+  // Packing whatever the backlog: here both sides share one thread, so the writer would never be behind.
+  serveReadAhead(readerSide, { pack, packFromBacklog: 0 });
   const writerSide = port1 as unknown as ReaderPort;
   if (watch) {
     const post = writerSide.postMessage.bind(writerSide);

@@ -118,20 +118,19 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
       notes: read.notes,
     });
   }
-  const { error, exitCode } = toolOutcome(call);
+  const { error, exitCode } = outcomeOf(call, handler, family);
   if (family === 'edit') {
     const output = typeof call.output === 'string' ? call.output : undefined;
     const read = readEditTool(handler as Handler, tool, call.input, call.result, output);
     const command = read.effects[0]?.path ?? read.reads[0]?.path ?? textOf(call.input);
-    // A patch the tool refused (its output says so; no error flag is written) changed nothing.
-    const refusal = handler === 'apply-patch' && output !== undefined ? patchRefusal(output) : null;
+    const refusal = refusalOf(call, handler);
     return meaning(family, {
       command,
       fileEffects: read.effects,
       reads: read.reads,
       plan: extraPlan,
-      error: error ?? refusal,
-      failed: error !== null || refusal !== null,
+      error,
+      failed: error !== null,
       notes: refusal === null ? read.notes : [...read.notes, `Not applied: ${refusal}`],
     });
   }
@@ -166,6 +165,34 @@ function classify(call: ToolCall, context: ClassifyContext | undefined): ToolCal
     error,
     failed: error !== null,
   });
+}
+
+/**
+ * A call's exit code and the tool's error as its classification states them — what its stored result holds
+ * (records.ts `stepOf`) — without reading what the call did: an import's line reader writes the step ahead from it.
+ */
+export function stepOutcome(call: ToolCall): Pick<ToolCallMeaning, 'exitCode' | 'error'> {
+  const handler = handlerOf(typeof call.tool === 'string' ? call.tool : '');
+  return outcomeOf(call, handler, familyOf(handler));
+}
+
+/** A patch the tool refused (its output says so; no error flag is written) changed nothing. */
+const refusalOf = (call: ToolCall, handler: ReturnType<typeof handlerOf>) =>
+  handler === 'apply-patch' && typeof call.output === 'string' ? patchRefusal(call.output) : null;
+
+function outcomeOf(
+  call: ToolCall,
+  handler: ReturnType<typeof handlerOf>,
+  family: ToolCallMeaning['family'],
+): Pick<ToolCallMeaning, 'exitCode' | 'error'> {
+  if (handler === 'shell') {
+    const { exitCode, error } = shellOutcome(call);
+    return { exitCode, error };
+  }
+  const { error, exitCode } = toolOutcome(call);
+  if (family === 'edit') return { exitCode: null, error: error ?? refusalOf(call, handler) };
+  if (family === 'read' || family === 'plan') return { exitCode: null, error };
+  return { exitCode, error };
 }
 
 /** The command line of a shell tool's input: a string, `{command}` (string or argv), `{cmd}`, `{action}`. */

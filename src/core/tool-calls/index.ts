@@ -1,7 +1,7 @@
 /**
  * The tool-call classifier (see README.md): `classifyToolCall` and the pure helpers the engine builds on.
  */
-export { classifyToolCall } from './classify';
+export { classifyToolCall, stepOutcome } from './classify';
 export { applyEdit, applyTextEdit, type ApplyResult } from './apply-edit';
 export { bareToolName, handlerOf } from './tool-names';
 export { exitCodeInOutput } from './output';

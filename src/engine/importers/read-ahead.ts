@@ -11,7 +11,9 @@
  * - the parser's meta **as it stood when each item came out** (a group of items shares one; the reader sends it
  *   again only when it changed), since the writer reads the meta while it writes (the cwd, the start time);
  * - after the last batch, the parse's end: meta, stats and problems after `finish`;
- * - a step packed ahead is stored only for the very text the writer computed itself (`packedFor`).
+ * - a step packed ahead is stored only for the very text the writer computed itself (`packedFor`). Packing is the
+ *   reader's spare work: while the writer has fewer than PACK_FROM_BACKLOG batches waiting, the reader sends its
+ *   calls unpacked (the writer packs them), so the slower thread sets the pace, whichever it is on a machine.
  *
  * Memory: the reader is at most WINDOW batches ahead (the writer acknowledges each one it takes). A reader that
  * cannot start (a bundler that did not emit its script, no nested workers) fails before its first message:
@@ -35,6 +37,8 @@ export const READ_AHEAD_MIN_BYTES = 4 * 1024 * 1024;
 /** Batches the reader may be ahead of the writer (each at most ~1 MiB of transcript). */
 export const READ_AHEAD_WINDOW = 4;
 const MAX_BATCH_ITEMS = 1_000;
+/** The writer's backlog (batches sent, not yet taken) from which the reader packs steps ahead. */
+const PACK_FROM_BACKLOG = 2;
 
 /** Items that came out under one meta, each with its step packed ahead (tool calls) or null. */
 export interface ReadGroup {
@@ -125,9 +129,14 @@ type FromReader =
  */
 export function serveReadAhead(
   port: ReaderPort,
-  options: { readonly pack?: (text: string) => StoredJson | Promise<StoredJson> } = {},
+  options: {
+    readonly pack?: (text: string) => StoredJson | Promise<StoredJson>;
+    /** Pack while at least this many batches wait for the writer (PACK_FROM_BACKLOG; 0: always). */
+    readonly packFromBacklog?: number;
+  } = {},
 ): void {
   const pack = options.pack ?? packJsonNative;
+  const packFrom = options.packFromBacklog ?? PACK_FROM_BACKLOG;
   let sent = 0;
   let acked = 0;
   let wake: (() => void) | null = null;
@@ -144,7 +153,8 @@ export function serveReadAhead(
         while (sent - acked >= READ_AHEAD_WINDOW) await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       };
-      readUnit(message, pack, async (batch, transfer) => {
+      const packNow = () => sent - acked >= packFrom;
+      readUnit(message, pack, packNow, async (batch, transfer) => {
         await roomToSend();
         sent++;
         send(batch, transfer);
@@ -172,6 +182,7 @@ function errorMessage(error: unknown): FromReader {
 async function readUnit(
   unit: ReadAheadUnit,
   pack: (text: string) => StoredJson | Promise<StoredJson>,
+  packNow: () => boolean,
   ship: (batch: FromReader & { type: 'batch' }, transfer: Transferable[]) => Promise<void>,
 ): Promise<ReadEnd> {
   const format = formatById(unit.format);
@@ -196,7 +207,9 @@ async function readUnit(
     const into = group;
     for (const item of items) {
       const ahead =
-        item.kind === 'tool_call' ? await packStepAhead(item.call, unit.maxStepJsonChars, pack) : null;
+        item.kind === 'tool_call' && packNow()
+          ? await packStepAhead(item.call, unit.maxStepJsonChars, pack)
+          : null;
       if (ahead?.params) transfer.push(ahead.params.stored.buffer as ArrayBuffer);
       if (ahead?.result) transfer.push(ahead.result.stored.buffer as ArrayBuffer);
       into.items.push(item);

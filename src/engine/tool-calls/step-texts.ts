@@ -3,15 +3,15 @@
  * for both: the recorder writes what `stepTexts` gives, and an import's reader packs ahead with the same functions.
  *
  * Packing ahead (engine/importers/read-ahead.ts): a long import reads and parses its transcript on a second thread,
- * which also packs each call's step as it will most likely be stored (classified without the session's context,
- * which only the writer has: `packStepAhead`). The writer takes a packed column only for the very text it computed
- * itself (`packedFor`: compared whole, never by a hash); any other text is packed where it is written, as always.
+ * which also packs each call's step as it will be stored (`packStepAhead`: from the call and its outcome alone — the
+ * classification, which needs the session's context, stays with the writer). The writer takes a packed column only for the very text it computed
+ * itself (`packedFor`: compared whole, never by a hash); any other text is packed where it is written, as always
+ * (and so is a call the reader had no time to pack: read-ahead.ts).
  * The stored bytes are a zlib stream of exactly the stored text, whichever thread packed them (the reader packs on
  * native zlib where there is one — another valid stream of the same bytes than fflate's — `packJsonNative`).
  */
 import { jsonToText } from '../../core/model';
-import { classifyContextOf, emptyToolContext } from '../../core/tool-calls/context';
-import { classifyToolCall } from '../../core/tool-calls';
+import { stepOutcome } from '../../core/tool-calls';
 import { stepOf } from '../../core/tool-calls/records';
 import { packJson, type StoredJson } from '../../storage/sqlite/repos/step-json';
 import { parseCall } from './input';
@@ -40,7 +40,7 @@ export interface PackedStep {
 }
 
 /**
- * The step `call` would store in a session whose context is not known yet (no root, no scripts run before), packed
+ * The step `call` would store (its texts: the call and its outcome, `stepOutcome`, whatever the session), packed
  * — or null when there is nothing worth packing (or the call would be refused: the writer says why).
  */
 export async function packStepAhead(
@@ -51,7 +51,8 @@ export async function packStepAhead(
   let texts: { readonly params: string; readonly result: string };
   try {
     const parsed = parseCall(call);
-    const step = stepOf(parsed, classifyToolCall(parsed, classifyContextOf(emptyToolContext())));
+    // Its texts need only the outcome (the status, which needs the whole classification, is not in them).
+    const step = stepOf(parsed, { ...stepOutcome(parsed), failed: false });
     texts = stepTexts(step, maxChars);
   } catch {
     return null;
