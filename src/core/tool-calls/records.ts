@@ -31,10 +31,7 @@ const bounded = (text: string) => headAndTail(text, STEP_OUTPUT_HEAD, STEP_OUTPU
  * call's outcome as the classifier told it: `error` for a tool error (given, or an `isError` result) and for a
  * command that exited non-zero, else `ok`.
  */
-export function stepOf(
-  call: ToolCall,
-  meaning: Pick<ToolCallMeaning, 'exitCode' | 'error' | 'failed'>,
-) {
+export function stepOf(call: ToolCall, meaning: Pick<ToolCallMeaning, 'exitCode' | 'error' | 'failed'>) {
   const result: Record<string, Json> = {};
   if (typeof call.output === 'string') result['output'] = bounded(call.output);
   if (meaning.exitCode !== null) result['exitCode'] = meaning.exitCode;
