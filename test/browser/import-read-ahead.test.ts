@@ -17,6 +17,7 @@ import { unpackJson, type StoredJson } from '../../src/storage/sqlite/repos/step
 import { createSqliteEngine } from '../../src/storage/sqlite/vfs/open';
 import { startLineReader } from '../../src/worker/read-ahead';
 import { codexStream, type CodexStreamCounts } from '../fixtures/transcripts/codex-stream';
+import { intercepted } from '../fixtures/reader-threads';
 
 const sqlite = SQLiteESMFactory({ locateFile: () => wasmUrl }).then((m) => createSqliteEngine(m, null));
 let counter = 0;
@@ -83,22 +84,10 @@ describe('a transcript read by the line reader worker', () => {
       readAhead: readAheadWith(() => {
         const thread = startLineReader();
         if (thread === null) throw new Error('No line reader worker here.');
-        const port = thread.port;
-        return {
-          ...thread,
-          port: {
-            postMessage: (m: unknown, t?: Transferable[]) => port.postMessage(m, t),
-            get onmessage() {
-              return port.onmessage;
-            },
-            set onmessage(listener) {
-              port.onmessage = (event: MessageEvent) => {
-                if ((event.data as { type: string }).type === 'batch') batches++;
-                listener?.(event);
-              };
-            },
-          },
-        };
+        return intercepted(thread, (m) => {
+          if (m.type === 'batch') batches++;
+          return m;
+        });
       }),
     });
     const here = await pageBrain();

@@ -31,6 +31,7 @@ import {
   type StreamCounts,
 } from '../fixtures/transcripts/claude-code-stream';
 import { memoryBrain } from './engine-helpers';
+import { intercepted, type WireMessage } from '../fixtures/reader-threads';
 
 const enc = new TextEncoder();
 
@@ -70,26 +71,8 @@ function channelThread(
   };
 }
 
-type WireMessage = { type: string; [key: string]: unknown };
-
 /** A channel thread whose messages to the writer pass through `change` first. */
-function interceptedThread(change: (m: WireMessage) => WireMessage): ReaderThread {
-  const thread = channelThread();
-  const port = thread.port;
-  return {
-    ...thread,
-    port: {
-      postMessage: (m: unknown, t?: Transferable[]) => port.postMessage(m, t),
-      get onmessage() {
-        return port.onmessage;
-      },
-      set onmessage(listener) {
-        port.onmessage = (event: MessageEvent) =>
-          listener?.({ data: change(event.data as WireMessage) } as MessageEvent);
-      },
-    },
-  };
-}
+const interceptedThread = (change: (m: WireMessage) => WireMessage) => intercepted(channelThread(), change);
 
 /** Tables that differ, with their first differing row (an empty object when agent.db is the same). */
 const sameRows = async (a: SqlDriver, b: SqlDriver) => diffRows(await tableRows(a), await tableRows(b));
