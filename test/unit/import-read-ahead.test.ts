@@ -237,6 +237,33 @@ describe('a transcript read ahead on another thread', () => {
     expect(after['sessions']).toEqual([]);
   });
 
+  it('a cancel mid-way stops the reader and leaves nothing', async () => {
+    let terminated = 0;
+    let batches = 0;
+    const brain = await memoryBrain({
+      readAhead: readAheadWith(
+        () => {
+          const thread = intercepted(channelThread(), (m) => {
+            if (m.type === 'batch') batches++;
+            return m;
+          });
+          return { ...thread, terminate: () => (terminated++, thread.terminate()) };
+        },
+        { minBytes: 0 },
+      ),
+    });
+    const before = await tableRows(brain.database.driver);
+    const error = await brain.api
+      .importTranscript({ files: [{ name: rollout, data: codexFile() }] }, (p) =>
+        p.bytesDone > 0 && batches >= 2 ? 'cancel' : undefined,
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'Cancelled' });
+    expect(terminated).toBe(1);
+    const { size_samples: _a, ...rest } = diffRows(await tableRows(brain.database.driver), before);
+    expect(rest).toEqual({});
+  });
+
   it("a brain error of the reader's comes back as itself", async () => {
     const brain = await memoryBrain({
       readAhead: readAheadWith(
