@@ -4,7 +4,7 @@
  * scripts (runners.ts `recognizeScript`).
  */
 import { flags, type FlagRules } from './identity';
-import { basename, kindOfName, recognizeScript, type RunnerMatch } from './runners';
+import { basename, kindOfName, match as m, recognizeScript, type RunnerMatch } from './runners';
 
 const jestRules: FlagRules = {
   drop: flags(
@@ -35,20 +35,6 @@ const eslintRules: FlagRules = {
 };
 
 const buildRules: FlagRules = { drop: flags('--silent --quiet -q'), dropValued: ['--logLevel', '-l'] };
-
-const m = (
-  runner: string,
-  kind: RunnerMatch['kind'],
-  summary: RunnerMatch['summary'],
-  args: readonly string[],
-  rules: FlagRules,
-): RunnerMatch => ({
-  runner,
-  kind,
-  summary,
-  args,
-  rules,
-});
 
 export function recognizeJs(argv: readonly string[]): RunnerMatch | null {
   const name = basename(argv[0] as string);

@@ -3,7 +3,7 @@
  * (dotnet, swift, ctest, bazel, rspec, phpunit, mix) read by exit code and the generic summary parsers.
  */
 import { flags, type FlagRules } from './identity';
-import { basename, kindOfName, type RunnerMatch } from './runners';
+import { basename, kindOfName, match as m, type RunnerMatch } from './runners';
 
 const goRules: FlagRules = {
   drop: flags('-v -failfast -cover -json -x -trimpath'),
@@ -51,20 +51,6 @@ const mavenRules: FlagRules = {
 const plainRules: FlagRules = {
   drop: flags('-v --verbose -q --quiet --nologo --output-on-failure'),
 };
-
-const m = (
-  runner: string,
-  kind: RunnerMatch['kind'],
-  summary: RunnerMatch['summary'],
-  args: readonly string[],
-  rules: FlagRules,
-): RunnerMatch => ({
-  runner,
-  kind,
-  summary,
-  args,
-  rules,
-});
 
 export function recognizeNative(argv: readonly string[]): RunnerMatch | null {
   const name = basename(argv[0] as string);

@@ -43,6 +43,15 @@ export interface RunnerMatch {
   readonly rules: FlagRules;
 }
 
+/** A runner recognised: its identity's first words, kind, summary family, and the arguments with their rules. */
+export const match = (
+  runner: string,
+  kind: RunnerMatch['kind'],
+  summary: RunnerMatch['summary'],
+  args: readonly string[],
+  rules: FlagRules,
+): RunnerMatch => ({ runner, kind, summary, args, rules });
+
 /** The last path segment, without a Windows `.exe`/`.cmd`/`.bat` ending (exactly those, lower case). */
 export function basename(word: string): string {
   const name = word.slice(word.lastIndexOf('/') + 1);
