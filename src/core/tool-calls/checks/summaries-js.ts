@@ -4,7 +4,7 @@
  * 2 errors in the same file…`, or its diagnostics alone), eslint (`✖ 5 problems (3 errors, 2 warnings)`),
  * `prettier --check`.
  */
-import { counts, countWords, createFailureList, type Reading } from './summaries';
+import { counts, countWords, createFailureList, errorsAndWarnings, type Reading } from './summaries';
 
 export function jestSummaries(lines: readonly string[]): Reading[] {
   const readings: Reading[] = [];
@@ -200,15 +200,7 @@ export function eslintSummaries(lines: readonly string[]): Reading[] {
       failures.add(`${file}:${parts[0]} ${parts[parts.length - 1]}`);
     const m = /^✖ (\d{1,9}) problems? \((\d{1,9}) errors?, (\d{1,9}) warnings?\)/.exec(line);
     if (!m) return;
-    const errors = Number(m[2]);
-    const warnings = Number(m[3]);
-    readings.push({
-      status: errors > 0 ? 'failed' : 'passed',
-      counts: counts({ errors, warnings }),
-      line: line.trim(),
-      at,
-      failures: failures.take(),
-    });
+    readings.push(errorsAndWarnings(Number(m[2]), Number(m[3]), line, at, failures));
   });
   return readings;
 }

@@ -2,7 +2,7 @@
  * Python runners' closing lines: pytest (`=== 2 failed, 40 passed in 1.23s ===`, `FAILED x::t - …`), unittest
  * and Django (`Ran 12 tests in 0.3s` + `FAILED (failures=1)`), mypy, ruff, pyright, tox.
  */
-import { counts, countWords, createFailureList, type Reading } from './summaries';
+import { counts, countWords, createFailureList, errorsAndWarnings, type Reading } from './summaries';
 
 /** `s` without leading and trailing `chars` (a loop, not a regex: no quadratic backtracking). */
 export function trimChars(s: string, chars: string): string {
@@ -182,15 +182,7 @@ export function pyrightSummaries(lines: readonly string[]): Reading[] {
     }
     const m = /^(\d{1,9}) errors?, (\d{1,9}) warnings?, (\d{1,9}) (?:informations?|notes?)\s*$/.exec(line);
     if (!m) return;
-    const errors = Number(m[1]);
-    const warnings = Number(m[2]);
-    readings.push({
-      status: errors > 0 ? 'failed' : 'passed',
-      counts: counts({ errors, warnings }),
-      line: line.trim(),
-      at,
-      failures: failures.take(),
-    });
+    readings.push(errorsAndWarnings(Number(m[1]), Number(m[2]), line, at, failures));
   });
   return readings;
 }

@@ -175,6 +175,23 @@ export function countWords(text: string, separator: string | RegExp): Map<string
   return counts;
 }
 
+/** A linter's closing line of errors and warnings (mypy, eslint): failed when it counts an error. */
+export function errorsAndWarnings(
+  errors: number,
+  warnings: number,
+  line: string,
+  at: number,
+  failures: ReturnType<typeof createFailureList>,
+): Reading {
+  return {
+    status: errors > 0 ? 'failed' : 'passed',
+    counts: counts({ errors, warnings }),
+    line: line.trim(),
+    at,
+    failures: failures.take(),
+  };
+}
+
 /** A CheckCounts with only the fields that were given. */
 export function counts(fields: Partial<Record<keyof CheckCounts, number | undefined>>): CheckCounts {
   const out: Record<string, number> = {};
