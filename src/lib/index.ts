@@ -11,6 +11,7 @@ import { checkCallArguments } from './bounds';
 import { memoryClient } from './memory-client';
 import { projectClient } from './project-client';
 import { transferBytes, transferCopy, watchProgressVia } from './storage-client';
+import { noteLeft, takeLeft } from './tab-handoff';
 import { startBrainWorker } from './worker-start';
 import type {
   ArchiveProgressListener,
@@ -45,7 +46,10 @@ export interface OpenBrainOptions {
   readonly startEmpty?: boolean;
   /** Called when another tab takes this brain over, or when it closes. */
   readonly onOwnerEvent?: (event: OwnerEvent) => void;
-  /** Close the brain when the page is hidden for good (default true), so a reload never waits on a lock. */
+  /**
+   * Close the brain when the page is hidden for good (default true). The page notes it let go (tab-handoff.ts), so
+   * the next page of the tab (a reload) waits for this page's worker to end instead of refusing with `OpenElsewhere`.
+   */
   readonly closeOnPageHide?: boolean;
   /**
    * How long the worker may take to answer its first message (default `defaultStartTimeoutMs`, 8 s). A worker
@@ -68,11 +72,31 @@ export interface Brain extends Omit<BrainApi, 'subscribe' | 'watchProgress' | 'i
 
 export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> {
   installErrorTransfer();
+  const dbName = options.dbName ?? 'agent.db';
+  // This opening's token, and those of earlier pages of this tab that let go of the database (tab-handoff.ts).
+  const holder = crypto.randomUUID();
+  const leftBy = takeLeft(dbName);
+  const leaveOnPageHide = (options.closeOnPageHide ?? true) && typeof addEventListener === 'function';
+  // Hidden for good while opening, the page leaves with its worker; once open, onPageHide (below) stops it.
+  const onHiddenWhileOpening = (event: PageTransitionEvent) => {
+    if (!event.persisted) noteLeft(dbName, holder);
+  };
+  if (leaveOnPageHide) addEventListener('pagehide', onHiddenWhileOpening);
+  try {
+    return await startAndOpen(options, dbName, holder, leftBy);
+  } finally {
+    if (leaveOnPageHide) removeEventListener('pagehide', onHiddenWhileOpening);
+  }
+}
+
+async function startAndOpen(
+  options: OpenBrainOptions,
+  dbName: string,
+  holder: string,
+  leftBy: readonly string[],
+): Promise<Brain> {
   // A structured-clone failure of what is posted rejects the call with InvalidArgument (lib/bounds.ts).
-  const { worker, remote } = await startBrainWorker(
-    `agent-brain:${options.dbName ?? 'agent.db'}`,
-    options.startTimeoutMs,
-  );
+  const { worker, remote } = await startBrainWorker(`agent-brain:${dbName}`, options.startTimeoutMs);
   let closed = false;
   let closedError = new BrainError('Closed', 'This brain is closed.');
   // Set by close() until the worker is gone: calls made meanwhile reject at once instead of racing the shutdown.
@@ -96,9 +120,11 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
   try {
     info = await remote.open(
       {
-        dbName: options.dbName ?? 'agent.db',
+        dbName,
         takeOver: options.takeOver ?? false,
         startEmpty: options.startEmpty ?? false,
+        holder,
+        leftBy,
       },
       Comlink.proxy(onOwnerEvent),
     );
@@ -137,7 +163,10 @@ export async function openBrain(options: OpenBrainOptions = {}): Promise<Brain> 
     pending.clear();
     if (typeof removeEventListener === 'function') removeEventListener('pagehide', onPageHide);
   }
-  const onPageHide = () => terminate();
+  const onPageHide = () => {
+    noteLeft(dbName, holder);
+    terminate();
+  };
   if ((options.closeOnPageHide ?? true) && typeof addEventListener === 'function') {
     addEventListener('pagehide', onPageHide);
   }

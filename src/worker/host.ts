@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { BrainError } from '../core/errors';
 import { createOpfsBrainOpener, type OpenedBrain } from '../engine/open-opfs';
-import { ownerLockName } from './owner-lock';
+import { holderLockName, ownerLockName } from './owner-lock';
 import { lineReaderReadAhead } from './read-ahead';
 import type { BrainApi, BrainInfo, OpenOptions, OwnerEvent, WorkerHost } from './protocol';
 
@@ -37,7 +37,7 @@ export function createWorkerHost(): WorkerHost {
           `"${dbName}" is not a valid database name (letters, digits, . _ -).`,
         );
       }
-      await acquireOwnership(dbName, options.takeOver === true, () => {
+      await acquireOwnership(dbName, options, () => {
         // Another tab stole the lock: stop touching the file at once, then say so.
         void shutDown('OpenElsewhere').then(() => onOwnerEvent?.({ kind: 'taken-over' }));
       });
@@ -87,34 +87,72 @@ export function createWorkerHost(): WorkerHost {
     releaseOwnership = undefined;
   }
 
-  /** One owner per database across tabs: a Web Lock held for as long as the brain is open here. */
-  function acquireOwnership(dbName: string, steal: boolean, onStolen: () => void): Promise<void> {
-    const lockName = ownerLockName(dbName);
-    return new Promise<void>((resolve, reject) => {
-      const held = new Promise<void>((release) => {
-        releaseOwnership = release;
-      });
-      const options: LockOptions = steal ? { steal: true } : { ifAvailable: true };
-      navigator.locks
-        .request(lockName, options, (lock) => {
-          if (!lock) {
-            reject(
-              new BrainError(
-                'OpenElsewhere',
-                'This brain is open in another tab. Close it there, or take it over here (the other tab then stops).',
-              ),
-            );
-            return undefined;
-          }
-          resolve();
-          return held;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof DOMException && error.name === 'AbortError') onStolen();
-          else reject(error);
-        });
+  /**
+   * One owner per database across tabs: a Web Lock held for as long as the brain is open here, and under it this
+   * opening's holder lock (taken first, so the owner lock is never held here without it). A lock held by the worker
+   * of a page this tab showed before (`leftBy`: it let go when hidden, and its worker is ending) is waited for;
+   * held by anyone else, it is refused with `OpenElsewhere` unless `takeOver`.
+   */
+  async function acquireOwnership(dbName: string, options: OpenOptions, onStolen: () => void): Promise<void> {
+    const held = new Promise<void>((release) => {
+      releaseOwnership = release;
     });
+    if (options.holder !== undefined) await holdLock(holderLockName(dbName, options.holder), {}, held);
+    const lockName = ownerLockName(dbName);
+    if (options.takeOver === true) {
+      await holdLock(lockName, { steal: true }, held, onStolen);
+      return;
+    }
+    if (await holdLock(lockName, { ifAvailable: true }, held, onStolen)) return;
+    if (await heldByPageThatLeft(dbName, options.leftBy ?? [])) {
+      // Queued, not stolen: that worker may still have the files open until it has ended, which frees the lock.
+      await holdLock(lockName, {}, held, onStolen);
+      return;
+    }
+    releaseOwnership?.();
+    releaseOwnership = undefined;
+    throw new BrainError(
+      'OpenElsewhere',
+      'This brain is open in another tab. Close it there, or take it over here (the other tab then stops).',
+    );
   }
 
   return host;
+}
+
+/**
+ * Requests the lock `name` and keeps it until `held` settles. Resolves once granted (true), or with false when
+ * `ifAvailable` found it taken; `onStolen` runs if another context steals it later.
+ */
+function holdLock(
+  name: string,
+  options: LockOptions,
+  held: Promise<void>,
+  onStolen?: () => void,
+): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    navigator.locks
+      .request(name, options, (lock) => {
+        resolve(lock !== null);
+        return lock ? held : undefined;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'AbortError') onStolen?.();
+        else reject(error);
+      });
+  });
+}
+
+/**
+ * Whether the owner lock is held by the worker of a page that left this tab: the context holding it also holds
+ * one of `leftBy`'s holder locks (same `clientId`). A worker ends a moment after its page is gone, so a reload
+ * can start before that worker has let go.
+ */
+async function heldByPageThatLeft(dbName: string, leftBy: readonly string[]): Promise<boolean> {
+  if (leftBy.length === 0) return false;
+  const { held = [] } = await navigator.locks.query();
+  const owner = held.find((lock) => lock.name === ownerLockName(dbName))?.clientId;
+  if (owner === undefined) return false;
+  const holders = new Set(leftBy.map((holder) => holderLockName(dbName, holder)));
+  return held.some((lock) => lock.clientId === owner && lock.name !== undefined && holders.has(lock.name));
 }

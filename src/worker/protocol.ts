@@ -13,6 +13,18 @@ export interface OpenOptions {
   readonly takeOver?: boolean;
   /** Open an empty brain where the kept one is missing (otherwise that is refused with `BrainMissing`). */
   readonly startEmpty?: boolean;
+  /**
+   * A token naming this opening (`openBrain` makes one): the worker holds the lock `holderLockName(dbName, holder)`
+   * for as long as it owns the database, so the page that comes after this one in the tab can recognise it.
+   */
+  readonly holder?: string;
+  /**
+   * The holder tokens of pages this tab showed before, which let go of the brain when they were hidden (a reload,
+   * a navigation). Stopping a worker takes a moment after its page is gone: if the owner lock is still held by the
+   * worker of one of them, it is taken over from that worker instead of refused with `OpenElsewhere`. A lock held
+   * by anyone else (another tab) is still refused.
+   */
+  readonly leftBy?: readonly string[];
 }
 
 /**
