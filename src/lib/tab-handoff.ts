@@ -2,9 +2,9 @@
  * A reload hands the brain from one page to the next in the same tab, but stopping the old page's worker takes a
  * moment after the page is gone: the new page's worker can find the owner lock still held and would say "open in
  * another tab". So a page hidden for good notes its opening's holder token in `sessionStorage` (per tab), and the
- * next opening of the same database in the tab passes those tokens to its worker (`OpenOptions.leftBy`), which takes
- * the brain over from that worker only (worker/host.ts). Another tab's worker is never recognised: `sessionStorage`
- * is the tab's own, and a duplicated tab copies it while the page is still there, before any note.
+ * next opening of the same database in the tab passes those tokens to its worker (`OpenOptions.leftBy`), which then
+ * waits for that worker only to end (worker/host.ts). Another tab's worker is never recognised: `sessionStorage` is
+ * the tab's own, and a duplicated tab copies it while the page is still there, before any note.
  */
 
 /** Notes kept per database: several frames of one page may each have opened it before the tab moved on. */

@@ -21,8 +21,9 @@ export interface OpenOptions {
   /**
    * The holder tokens of pages this tab showed before, which let go of the brain when they were hidden (a reload,
    * a navigation). Stopping a worker takes a moment after its page is gone: if the owner lock is still held by the
-   * worker of one of them, it is taken over from that worker instead of refused with `OpenElsewhere`. A lock held
-   * by anyone else (another tab) is still refused.
+   * worker of one of them, the new worker waits for it to end (queued on the lock, not stealing it: that worker may
+   * still have the files open) instead of refusing with `OpenElsewhere`. A lock held by anyone else (another tab) is
+   * still refused.
    */
   readonly leftBy?: readonly string[];
 }
