@@ -80,31 +80,41 @@ async function prepare(mb: number) {
   return { bytes: done.size, lines: done.lines, calls: done.calls, storage: await storageUse() };
 }
 
+/**
+ * `run`, never twice at once: a call while it runs makes it run once more after it (a change is never missed);
+ * what it throws goes to `failed`.
+ */
+function oneAtATime(run: () => Promise<void>, failed: (error: Error) => void): () => Promise<void> {
+  let busy = false;
+  let again = false;
+  return async () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      do {
+        again = false;
+        await run();
+      } while (again);
+    } catch (error) {
+      failed(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      busy = false;
+    }
+  };
+}
+
 /** Resolves when `test` holds after a `follow` change (checked at each one; never by polling the brain). */
 async function untilFollow<T>(test: () => Promise<T | null>, timeoutMs: number, what: string): Promise<T> {
   let unsubscribe: (() => Promise<void>) | null = null;
   try {
     return await new Promise<T>((resolve, reject) => {
-      let busy = false;
-      let again = false;
-      const check = async () => {
-        if (busy) {
-          again = true;
-          return;
-        }
-        busy = true;
-        try {
-          do {
-            again = false;
-            const value = await test();
-            if (value !== null) resolve(value);
-          } while (again);
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        } finally {
-          busy = false;
-        }
-      };
+      const check = oneAtATime(async () => {
+        const value = await test();
+        if (value !== null) resolve(value);
+      }, reject);
       setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`)), timeoutMs);
       void brain!
         .subscribe((change) => {
@@ -195,8 +205,6 @@ async function append(rate: number, seconds: number, tickMs: number, markEveryMs
     looked: [],
   };
   appendState = state;
-  let busy = false;
-  let again = false;
   // At each look of the brain: its bytes, and a search for each marker still pending.
   const look = async () => {
     const f = await followed();
@@ -212,23 +220,7 @@ async function append(rate: number, seconds: number, tickMs: number, markEveryMs
       if (hits.some((h) => h.snippet.toLowerCase().includes(m.marker))) m.found = now();
     }
   };
-  state.check = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      do {
-        again = false;
-        await look();
-      } while (again);
-    } catch (error) {
-      state.errors.push(error instanceof Error ? error.message : String(error));
-    } finally {
-      busy = false;
-    }
-  };
+  state.check = oneAtATime(look, (error) => void state.errors.push(error.message));
   state.unsubscribe = await brain!.subscribe((change) => {
     if (change.topic !== 'follow') return;
     void state.check().then(() => {
