@@ -168,6 +168,67 @@ describe('OpenHands trajectory files (the V0 events as one JSON array)', () => {
     expect(withoutLines(parseOpenHandsTrajectory(wrapped.text).items)).toEqual(withoutLines(parsed.items));
   });
 
+  it('a run with no command (so no working directory said) lists its files from the sandbox workspace', async () => {
+    // The shape of OpenHands' own "basic" trajectory: a prompt, one file created by the editor, finish.
+    const editAt = '2025-01-27T22:45:13.764487';
+    const run = (path: string) => [
+      {
+        id: 0,
+        timestamp: '2025-01-27T22:44:56.900854',
+        source: 'user',
+        message: 'Make a 2048 game.',
+        action: 'message',
+        args: { content: 'Make a 2048 game.', image_urls: null, wait_for_response: false },
+      },
+      {
+        id: 3,
+        timestamp: editAt,
+        source: 'agent',
+        message: '',
+        action: 'edit',
+        args: { path, content: '', start: 1, end: -1, thought: 'Creating it.', impl_source: 'oh_aci' },
+      },
+      {
+        id: 4,
+        timestamp: editAt,
+        source: 'agent',
+        message: `I edited the file ${path}.`,
+        cause: 3,
+        observation: 'edit',
+        content: `--- ${path}\n+++ ${path}\n@@ -0,0 +1 @@\n+import random\n`,
+        extras: {
+          path,
+          prev_exist: false,
+          old_content: null,
+          new_content: 'import random\n',
+          impl_source: 'oh_aci',
+        },
+      },
+      {
+        id: 5,
+        timestamp: '2025-01-27T22:45:18.405685',
+        source: 'agent',
+        message: 'Done.',
+        action: 'finish',
+        args: { final_thought: 'Done.', outputs: {}, thought: '' },
+      },
+    ];
+    const filesOf = async (path: string) => {
+      const { api } = await memoryBrain();
+      const text = JSON.stringify(run(path));
+      expect(parseOpenHandsTrajectory(text).meta.cwd).toBe(
+        path.startsWith('/workspace/') ? '/workspace' : null,
+      );
+      const [s] = (
+        await api.importTranscript({ files: [{ name: 'basic.json', data: new TextEncoder().encode(text) }] })
+      ).sessions;
+      return (await api.resumePoint(s!.sessionId)).filesChanged.map((f) => f.path);
+    };
+    expect(await filesOf('/workspace/game_2048.py')).toEqual(['game_2048.py']);
+    // Control: a file outside the workspace says no root, and keeps its own path.
+    expect(await filesOf('/tmp/game_2048.py')).toEqual(['/tmp/game_2048.py']);
+  });
+
   it('imports: every file the run changed is listed, its checks recorded', async () => {
     const { api } = await memoryBrain();
     const [imported] = (

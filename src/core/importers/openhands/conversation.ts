@@ -7,7 +7,7 @@
  */
 import type { ParsedTranscript, TranscriptItem, TranscriptMeta } from '../types';
 import { createEventWalk, eventItems, openActions } from './events';
-import { createV0Walk, openV0Actions, v0EventItems } from './v0';
+import { createV0Walk, openV0Actions, runRoot, v0EventItems } from './v0';
 import { createTally, isRecord, jsonError, strField, timeOf, withSourceIds } from '../tally';
 
 export interface NamedText {
@@ -70,7 +70,7 @@ export function parseOpenHandsConversation(files: readonly NamedText[]): ParsedT
     agent: 'openhands',
     sessionId: strField(base, 'id') ?? strField(base, 'conversation_id'),
     title: strField(base, 'title') ?? strField(tags, 'title') ?? firstInstruction(items),
-    cwd: strField(workspace, 'working_dir') ?? v0.cwd,
+    cwd: runRoot(strField(workspace, 'working_dir') ?? v0.cwd, items),
     startedAt: firstAt,
     model: strField(llm, 'model') ?? strField(base, 'llm_model'),
     version: null,

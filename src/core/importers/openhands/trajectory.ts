@@ -8,7 +8,7 @@
  */
 import type { ParsedTranscript, Sniff, TranscriptItem, TranscriptMeta } from '../types';
 import { createTally, emptyMeta, isRecord, parseJsonCounted, timeOf, withSourceIds } from '../tally';
-import { createV0Walk, openV0Actions, v0EventItems } from './v0';
+import { createV0Walk, openV0Actions, runRoot, v0EventItems } from './v0';
 
 export function parseOpenHandsTrajectory(text: string, name = ''): ParsedTranscript {
   const tally = createTally();
@@ -45,7 +45,7 @@ export function parseOpenHandsTrajectory(text: string, name = ''): ParsedTranscr
   meta = {
     ...meta,
     title: first?.kind === 'instruction' ? (first.text.split('\n')[0]?.slice(0, 200) ?? null) : null,
-    cwd: walk.cwd,
+    cwd: runRoot(walk.cwd, items),
     startedAt: firstAt,
     model: modelOf(events),
   };

@@ -75,6 +75,29 @@ const metaArgs = new Set([
   'wait_for_response',
 ]);
 
+/**
+ * Where OpenHands' sandbox mounts the project (its docs: `SANDBOX_VOLUMES=<host path>:/workspace:rw`; "anything
+ * mounted read-write into /workspace can be modified by the agent").
+ */
+const SANDBOX_WORKSPACE = '/workspace';
+
+/**
+ * The run's root: the working directory a command or the conversation stated, else the sandbox's workspace when a
+ * file the agent wrote or edited lies under it (a run with no command says no working directory: without a root,
+ * its files would be listed by their sandbox paths), else none.
+ */
+export function runRoot(stated: string | null, items: readonly TranscriptItem[]): string | null {
+  if (stated !== null) return stated;
+  const under = (path: unknown) => typeof path === 'string' && path.startsWith(`${SANDBOX_WORKSPACE}/`);
+  const wrote = items.some(
+    (item) =>
+      item.kind === 'tool_call' &&
+      ((item.files ?? []).some((f) => under(f.path)) ||
+        under(isRecord(item.call.input) ? item.call.input['path'] : undefined)),
+  );
+  return wrote ? SANDBOX_WORKSPACE : null;
+}
+
 export interface V0Walk {
   readonly pending: Map<string, { event: Record<string, unknown>; line: number }>;
   cwd: string | null;
