@@ -861,7 +861,8 @@ describe('an OpenHands run that ends its turn with a message waits for the perso
     expect(task.state).toBe('done');
     expect(point.firstUnfinishedAction).toMatchObject({
       kind: 'done',
-      text: 'The task is done — changed /workspace/todo/index.html.',
+      // Named from the sandbox workspace, OpenHands' project root (the run states no working directory).
+      text: 'The task is done — changed todo/index.html.',
     });
   });
 

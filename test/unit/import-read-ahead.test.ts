@@ -102,9 +102,9 @@ async function tableRows(db: SqlDriver) {
   return out;
 }
 
-function codexFile(): Blob {
+function codexFile(count = 3_000): Blob {
   const counts: CodexStreamCounts = { lines: 0, prompts: 0, calls: 0 };
-  const lines = [...codexStream(7, 3_000, counts)];
+  const lines = [...codexStream(7, count, counts)];
   // Awkward lines: not JSON, a CRLF ending, bytes that are not UTF-8, and a torn last line.
   lines.splice(40, 0, '{"timestamp": "2026-11-01T00:00:0');
   lines[60] = `${lines[60]}\r`;
@@ -254,11 +254,13 @@ describe('a transcript read ahead on another thread', () => {
     });
     const before = await tableRows(brain.database.driver);
     const error = await brain.api
-      .importTranscript({ files: [{ name: rollout, data: codexFile() }] }, (p) =>
-        p.bytesDone > 0 && batches >= 2 ? 'cancel' : undefined,
+      // ~6 MB: seconds of import, so a throttled report (every 100 ms) comes while the reader is reading.
+      .importTranscript({ files: [{ name: rollout, data: codexFile(12_000) }] }, (p) =>
+        p.bytesDone > 0 ? 'cancel' : undefined,
       )
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'Cancelled' });
+    expect(batches).toBeGreaterThan(0);
     expect(terminated).toBe(1);
     const { size_samples: _a, ...rest } = diffRows(await tableRows(brain.database.driver), before);
     expect(rest).toEqual({});

@@ -15,7 +15,7 @@
  *   reader's spare work: while the writer has fewer than PACK_FROM_BACKLOG batches waiting, the reader sends its
  *   calls unpacked (the writer packs them), so the slower thread sets the pace, whichever it is on a machine.
  *
- * Memory: the reader is at most WINDOW batches ahead (the writer acknowledges each one it takes). A reader that
+ * Memory: the reader is at most READ_AHEAD_WINDOW batches ahead (the writer acknowledges each one it takes). A reader that
  * cannot start (a bundler that did not emit its script, no nested workers) fails before its first message:
  * unit.ts then reads the unit here (`ReadAheadUnavailable`). One that fails later fails the import (it rolls back).
  */
