@@ -7,6 +7,7 @@ import { eventLine, readSessionLog, rewriteSessionLog } from '../../core/compres
 import { asSessionId, type SessionId } from '../../core/ids';
 import { requireId, requireText } from '../../core/model';
 import { syncPlanText } from '../../core/plan/plan-file';
+import { createImportsRepo } from '../../storage/sqlite/repos/imports-repo';
 import { createTranscriptRepo } from '../../storage/sqlite/repos/transcript-repo';
 import type { CompressionApi, CompressOptions, FilesWritten, ResumePoint } from '../../core/api/memory';
 import { errorText, type EventLog } from '../events/log';
@@ -30,7 +31,22 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
   const { events, history } = log.repos;
   const { db, clock } = log.ctx;
   const transcript = createTranscriptRepo(db);
+  const imports = createImportsRepo(db);
   const folds = createSessionFolds(log);
+
+  /**
+   * What the task is about, as the checkpoint's goal: its title — except an imported session's main task, whose
+   * title is a list label (≤ 80 characters, cut, the agent's session id first: importers/naming.ts): its goal is
+   * the person's first instruction, whole (a real Claude Code session's goal read "624a4a58 · @src/…/
+   * ARCHITECTURE-REFACTORING.md review old…" where the person asked to review the old and current
+   * implementation of the metrics sync and make sure it tracks every change).
+   */
+  async function goalOf(sessionId: SessionId, state: SessionState): Promise<string | null> {
+    const task = state.task;
+    if (task === null) return null;
+    const imported = await imports.bySession(sessionId);
+    return imported?.taskId === task.id ? (state.fold.firstInstruction ?? task.title) : task.title;
+  }
 
   /** What the checkpoint needs beside the fold: the task's state and what ran last in it. */
   async function taskContext(task: Task | null) {
@@ -52,7 +68,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     const compressionPlan = planCompressionFromFold({
       sessionId,
       taskId: state.task?.id ?? null,
-      taskTitle: state.task?.title ?? null,
+      taskTitle: await goalOf(sessionId, state),
       ...known,
       fold: state.fold,
       active: state.active,
@@ -180,7 +196,7 @@ export function createCompressionFeature(log: EventLog, files: MemoryFilesProvid
     const checkpoint = finishFold(state.fold, {
       sessionId,
       taskId: state.task?.id ?? null,
-      taskTitle: state.task?.title ?? null,
+      taskTitle: await goalOf(sessionId, state),
       plan: state.plan,
       ...(await taskContext(state.task)),
     });
