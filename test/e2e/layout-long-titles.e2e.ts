@@ -28,7 +28,12 @@ function sweRuns(): { name: string; text: string }[] {
   const base = generateMiniSweAgentTrajectory();
   return Array.from({ length: 50 }, (_, i) => {
     const id = `organisation-with-a-long-name__repository-with-a-long-name-${1000 + i}`;
-    const line = `Run ${i}: the JSON provider sorts the keys of every nested mapping even when sort_keys is False and the app config says otherwise, which breaks the golden files of downstream users`;
+    // One run's task is long, as real ones are (a PR description with its reproduction): its goal is the whole task.
+    const detail =
+      i === 7
+        ? ` ${'Steps to reproduce: build an app whose config sets sort_keys to False, return a nested mapping from a view, and compare the body with the golden file; the keys come back sorted at every level. '.repeat(8)}`
+        : '';
+    const line = `Run ${i}: the JSON provider sorts the keys of every nested mapping even when sort_keys is False and the app config says otherwise, which breaks the golden files of downstream users${detail}`;
     return {
       name: `${id}/${id}.traj.json`,
       text: base.text.replaceAll('`flask.json.provider` sorts keys even when `sort_keys=False`.', line),
@@ -125,6 +130,46 @@ test('every view at 390 and 1280 px in both themes: no wider than the viewport, 
     }
   }
   await setTheme('light');
+  expect(errors).toEqual([]);
+});
+
+test('an imported run’s goal, its whole first message, takes three lines in the Plan view, all of it on focus', async () => {
+  // The run whose first message is longest.
+  const { swe, point } = await page.evaluate(async () => {
+    const brain = globalThis.agentBrain!;
+    const all = await Promise.all(
+      (await brain.listImportedSessions()).map(async (r) => ({
+        swe: r,
+        point: await brain.resumePoint(r.sessionId),
+      })),
+    );
+    return all.reduce((a, b) => (b.point.goal.length > a.point.goal.length ? b : a));
+  });
+  expect(point.goal.length).toBeGreaterThan(1_000);
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 700 ? 844 : 800 });
+    await page.goto(`/#/plan?session=${swe.sessionId}`);
+    const goal = page.getByTestId('goal');
+    await expect(goal).toHaveAttribute('title', point.goal);
+    // The pointer away from it (it shows the whole goal under the pointer).
+    const away = { x: width - 2, y: (width < 700 ? 844 : 800) - 2 };
+    await page.mouse.move(away.x, away.y);
+    const lineHeight = await goal.evaluate((e) => parseFloat(getComputedStyle(e).lineHeight));
+    const clamped = (await goal.boundingBox())!.height;
+    expect(clamped).toBeLessThanOrEqual(lineHeight * 3 + 2);
+    await goal.hover();
+    await expect.poll(async () => (await goal.boundingBox())!.height).toBeGreaterThan(clamped);
+    await page.mouse.move(away.x, away.y);
+    await expect.poll(async () => (await goal.boundingBox())!.height).toBe(clamped);
+    // Reached with the keyboard (Tab onto it), as a keyboard user reads it.
+    await goal.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(goal).toBeFocused();
+    await expect.poll(async () => (await goal.boundingBox())!.height).toBeGreaterThan(clamped);
+    await saveScreenshot(page, `long-titles/plan-goal-focused-${width}`);
+    await goal.blur();
+  }
   expect(errors).toEqual([]);
 });
 
