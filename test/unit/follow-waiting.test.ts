@@ -9,6 +9,13 @@ import { ClaudeWriter } from '../fixtures/transcripts/claude-code-records';
 import { createRandom } from '../helpers/random';
 import { memoryBrain } from './engine-helpers';
 import { GrowingFolder } from './follow-folder';
+import {
+  codexCall,
+  codexMeta,
+  codexOutput,
+  codexPrompt,
+  jsonLines,
+} from '../fixtures/transcripts/codex-records';
 
 const encode = (text: string) => new TextEncoder().encode(`${text}\n`);
 const env = {
@@ -50,52 +57,18 @@ function claudeCall() {
 }
 
 /** A Codex rollout: its meta, a prompt, an exec_command call; its output comes as a second piece. */
-function codexCall() {
+function codexRun() {
   const at = (s: number) => new Date(Date.UTC(2026, 11, 5, 9, 0, s)).toISOString();
   const head = [
-    {
-      timestamp: at(0),
-      type: 'session_meta',
-      payload: {
-        id: '0190c0de-0000-7000-8000-000000000002',
-        timestamp: at(0),
-        cwd: '/home/dev/shop',
-        originator: 'codex_cli_rs',
-        cli_version: '0.46.0',
-      },
-    },
-    {
-      timestamp: at(1),
-      type: 'response_item',
-      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Run the tests.' }] },
-    },
-    {
-      timestamp: at(2),
-      type: 'response_item',
-      payload: {
-        type: 'function_call',
-        name: 'exec_command',
-        arguments: JSON.stringify({ cmd: 'npm test -- cart' }),
-        call_id: 'call_cart1',
-      },
-    },
+    codexMeta('0190c0de-0000-7000-8000-000000000002', at(0), '/home/dev/shop', '0.46.0'),
+    codexPrompt('Run the tests.', at(1)),
+    codexCall('exec_command', { cmd: 'npm test -- cart' }, 'call_cart1', at(2)),
   ];
-  const rest = [
-    {
-      timestamp: at(9),
-      type: 'response_item',
-      payload: {
-        type: 'function_call_output',
-        call_id: 'call_cart1',
-        output: 'Process exited with code 0\nOutput:\n3 passed\n',
-      },
-    },
-  ];
-  const lines = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n');
+  const rest = [codexOutput('call_cart1', 'Process exited with code 0\nOutput:\n3 passed\n', at(9))];
   return {
     name: 'rollout-2026-12-05T09-00-00-0190c0de-0000-7000-8000-000000000002.jsonl',
-    head: lines(head),
-    rest: lines(rest),
+    head: jsonLines(head),
+    rest: jsonLines(rest),
     calledAt: Date.parse(at(2)),
     command: 'npm test -- cart',
   };
@@ -104,7 +77,7 @@ function codexCall() {
 describe('a followed call still waiting for its result', () => {
   it.each([
     ['claude-code', claudeCall, 'Bash'],
-    ['codex', codexCall, 'exec_command'],
+    ['codex', codexRun, 'exec_command'],
   ])(
     '%s: the file says which call waits, since when, and nothing once its result came',
     async (_, make, tool) => {

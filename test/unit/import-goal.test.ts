@@ -8,60 +8,28 @@
 import { describe, expect, it } from 'vitest';
 import { resumePrompt } from '../../src/lib/model-tools/resume-prompt';
 import { memoryBrain } from './engine-helpers';
+import {
+  codexCall,
+  codexMeta,
+  codexOutput,
+  codexPrompt,
+  jsonLines,
+} from '../fixtures/transcripts/codex-records';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, s)).toISOString();
 const asked =
   '@docs/SYNC.md review the old and the current implementation of the metrics sync: make sure it tracks every ' +
   'change, and that the conversation sync is tracked too, incrementally, from the last message synced.';
 const rollout = [
-  {
-    timestamp: at(0),
-    type: 'session_meta',
-    payload: {
-      id: '0190c0de-0000-7000-8000-00000000beef',
-      timestamp: at(0),
-      cwd: '/home/dev/app',
-      originator: 'codex_cli_rs',
-      cli_version: '0.60.1',
-    },
-  },
-  {
-    timestamp: at(1),
-    type: 'response_item',
-    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: asked }] },
-  },
-  {
-    timestamp: at(2),
-    type: 'response_item',
-    payload: {
-      type: 'function_call',
-      name: 'exec_command',
-      arguments: JSON.stringify({ cmd: 'cat docs/SYNC.md' }),
-      call_id: 'call_g1',
-    },
-  },
-  {
-    timestamp: at(3),
-    type: 'response_item',
-    payload: {
-      type: 'function_call_output',
-      call_id: 'call_g1',
-      output: 'Process exited with code 0\nOutput:\n# Sync\n',
-    },
-  },
-  {
-    timestamp: at(4),
-    type: 'response_item',
-    payload: {
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: 'Also keep old clients working.' }],
-    },
-  },
+  codexMeta('0190c0de-0000-7000-8000-00000000beef', at(0), '/home/dev/app'),
+  codexPrompt(asked, at(1)),
+  codexCall('exec_command', { cmd: 'cat docs/SYNC.md' }, 'call_g1', at(2)),
+  codexOutput('call_g1', 'Process exited with code 0\nOutput:\n# Sync\n', at(3)),
+  codexPrompt('Also keep old clients working.', at(4)),
 ];
 const file = {
   name: 'rollout-2026-11-03T09-00-00-0190c0de-0000-7000-8000-00000000beef.jsonl',
-  data: new TextEncoder().encode(rollout.map((l) => JSON.stringify(l)).join('\n') + '\n'),
+  data: new TextEncoder().encode(`${jsonLines(rollout)}\n`),
 };
 
 describe("an imported session's goal", () => {

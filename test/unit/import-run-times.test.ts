@@ -6,61 +6,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import { memoryBrain } from './engine-helpers';
+import {
+  codexAnswer,
+  codexCall,
+  codexMeta,
+  codexOutput,
+  codexPrompt,
+  jsonLines,
+} from '../fixtures/transcripts/codex-records';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 3, 9, 0, s)).toISOString();
 const lines = [
-  {
-    timestamp: at(0),
-    type: 'session_meta',
-    payload: {
-      id: '0190c0de-0000-7000-8000-00000000abcd',
-      timestamp: at(0),
-      cwd: '/home/dev/shop',
-      originator: 'codex_cli_rs',
-      cli_version: '0.60.1',
-    },
-  },
-  {
-    timestamp: at(1),
-    type: 'response_item',
-    payload: {
-      type: 'message',
-      role: 'user',
-      content: [{ type: 'input_text', text: 'Run the cart tests.' }],
-    },
-  },
-  {
-    timestamp: at(2),
-    type: 'response_item',
-    payload: {
-      type: 'function_call',
-      name: 'exec_command',
-      arguments: JSON.stringify({ cmd: 'npm test -- cart' }),
-      call_id: 'call_t1',
-    },
-  },
-  {
-    timestamp: at(30),
-    type: 'response_item',
-    payload: {
-      type: 'function_call_output',
-      call_id: 'call_t1',
-      output: 'Process exited with code 0\nOutput:\n3 passed\n',
-    },
-  },
-  {
-    timestamp: at(42),
-    type: 'response_item',
-    payload: {
-      type: 'message',
-      role: 'assistant',
-      content: [{ type: 'output_text', text: 'The cart tests pass.' }],
-    },
-  },
+  codexMeta('0190c0de-0000-7000-8000-00000000abcd', at(0), '/home/dev/shop', '0.60.1'),
+  codexPrompt('Run the cart tests.', at(1)),
+  codexCall('exec_command', { cmd: 'npm test -- cart' }, 'call_t1', at(2)),
+  codexOutput('call_t1', 'Process exited with code 0\nOutput:\n3 passed\n', at(30)),
+  codexAnswer('The cart tests pass.', at(42)),
 ];
 const file = {
   name: 'rollout-2026-11-03T09-00-00-0190c0de-0000-7000-8000-00000000abcd.jsonl',
-  data: new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n') + '\n'),
+  data: new TextEncoder().encode(`${jsonLines(lines)}\n`),
 };
 
 describe("an imported run's times", () => {
